@@ -1,0 +1,318 @@
+package fsx
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+)
+
+// ErrLockBusy means the shared lock is held by another writer (acquisition
+// timed out) or is no longer ours (taken over).
+var ErrLockBusy = errors.New("lock busy")
+
+// LockOptions tunes AcquireLock. Zero fields take the defaults.
+type LockOptions struct {
+	Wait    time.Duration // total time to wait for a live lock (8s)
+	Poll    time.Duration // sleep between attempts (50ms)
+	Stale   time.Duration // a lock whose mtime is older than this is stale (60s)
+	Refresh time.Duration // mtime refresh period while held (15s); negative disables
+}
+
+// DefaultLockOptions returns the reference engine's timings (§6) plus the
+// recommended 15 s refresh.
+func DefaultLockOptions() LockOptions {
+	return LockOptions{Wait: 8 * time.Second, Poll: 50 * time.Millisecond, Stale: 60 * time.Second, Refresh: 15 * time.Second}
+}
+
+func (o LockOptions) withDefaults() LockOptions {
+	d := DefaultLockOptions()
+	if o.Wait <= 0 {
+		o.Wait = d.Wait
+	}
+	if o.Poll <= 0 {
+		o.Poll = d.Poll
+	}
+	if o.Stale <= 0 {
+		o.Stale = d.Stale
+	}
+	if o.Refresh == 0 {
+		o.Refresh = d.Refresh
+	}
+	return o
+}
+
+// Lock is a held .echoes-vault/lock (§6).
+type Lock struct {
+	path  string
+	token string
+
+	mu       sync.Mutex // serializes refreshes with Release
+	released bool
+	stop     chan struct{}
+	done     chan struct{}
+	relOnce  sync.Once
+	relErr   error
+}
+
+// NewLockToken returns "<pid>-<16 lowercase hex chars from 8 random bytes>".
+func NewLockToken() (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("lock token: read random bytes: %w", err)
+	}
+	return strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:]), nil
+}
+
+// AcquireLock takes the shared lock at path following §6 exactly, with the
+// Quirk recommendations: a stale lock is unlinked only if its content and
+// mtime are unchanged since the staleness decision, and the held lock's mtime
+// is refreshed every opt.Refresh while it still holds our token.
+func AcquireLock(path string, opt LockOptions) (*Lock, error) {
+	opt = opt.withDefaults()
+	if err := os.MkdirAll(filepath.Dir(path), defaultDirMode); err != nil {
+		return nil, fmt.Errorf("acquire lock %s: create directory: %w", path, err)
+	}
+	token, err := NewLockToken()
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	deadline := start.Add(opt.Wait) // time.Now carries a monotonic reading
+	for {
+		created, err := tryCreateLock(path, token)
+		if err != nil {
+			return nil, err
+		}
+		if created {
+			l := &Lock{path: path, token: token}
+			l.startRefresher(opt.Refresh)
+			return l, nil
+		}
+		removed, err := removeIfStale(path, opt.Stale)
+		if err != nil {
+			return nil, err
+		}
+		if removed {
+			continue // retry immediately, without sleeping or checking the deadline
+		}
+		if !time.Now().Before(deadline) {
+			return nil, fmt.Errorf("acquire lock %s: still held after waiting %s: %w", path, opt.Wait, ErrLockBusy)
+		}
+		time.Sleep(opt.Poll)
+	}
+}
+
+// tryCreateLock attempts the O_CREAT|O_EXCL creation; it reports false when the
+// lock already exists.
+func tryCreateLock(path, token string) (bool, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return false, nil
+		}
+		return false, fmt.Errorf("acquire lock %s: %w", path, err)
+	}
+	_, werr := f.Write([]byte(token + "\n"))
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		_ = os.Remove(path)
+		return false, fmt.Errorf("acquire lock %s: write token: %w", path, werr)
+	}
+	return true, nil
+}
+
+// lockSnapshot is what the staleness decision was based on.
+type lockSnapshot struct {
+	mtime   time.Time
+	content []byte
+}
+
+func snapshotLock(path string) (lockSnapshot, bool) {
+	fi, err := os.Stat(path) // follows symlinks, like the reference
+	if err != nil {
+		return lockSnapshot{}, false
+	}
+	content, err := os.ReadFile(path)
+	if err != nil {
+		return lockSnapshot{}, false
+	}
+	return lockSnapshot{mtime: fi.ModTime(), content: content}, true
+}
+
+// removeIfStale unlinks the lock at path when it is stale and unchanged
+// between the staleness decision and the unlink. It reports whether the
+// caller should retry immediately (the lock was judged stale).
+func removeIfStale(path string, stale time.Duration) (bool, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false, nil // a failed stat means not stale
+	}
+	if time.Since(fi.ModTime()) <= stale {
+		return false, nil
+	}
+	// Staleness decision: remember what we judged stale.
+	content, err := os.ReadFile(path)
+	if err != nil {
+		// Vanished (or unreadable) between stat and read: let the retry decide.
+		return errors.Is(err, fs.ErrNotExist), nil
+	}
+	decided := lockSnapshot{mtime: fi.ModTime(), content: content}
+	// Right before unlinking, re-read both and unlink only if unchanged.
+	now, ok := snapshotLock(path)
+	if !ok || !now.mtime.Equal(decided.mtime) || !bytes.Equal(now.content, decided.content) {
+		return true, nil // changed: someone else took it; re-evaluate
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("remove stale lock %s: %w", path, err)
+	}
+	return true, nil
+}
+
+// Path returns the lock file's path.
+func (l *Lock) Path() string { return l.path }
+
+// Token returns this holder's ownership token (without the newline).
+func (l *Lock) Token() string { return l.token }
+
+// ownsFile reports whether the lock file currently holds our token.
+func (l *Lock) ownsFile() (bool, error) {
+	b, err := os.ReadFile(l.path)
+	if err != nil {
+		return false, err
+	}
+	return string(StripPythonSpace(b)) == l.token, nil
+}
+
+// Verify returns an error matching ErrLockBusy unless the lock file still
+// holds our token. Writers call it before each durable write.
+func (l *Lock) Verify() error {
+	l.mu.Lock()
+	released := l.released
+	l.mu.Unlock()
+	if released {
+		return fmt.Errorf("lock %s: already released: %w", l.path, ErrLockBusy)
+	}
+	owns, err := l.ownsFile()
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("lock %s: removed by another process: %w", l.path, ErrLockBusy)
+		}
+		return fmt.Errorf("lock %s: cannot verify ownership: %v: %w", l.path, err, ErrLockBusy)
+	}
+	if !owns {
+		return fmt.Errorf("lock %s: taken over by another process: %w", l.path, ErrLockBusy)
+	}
+	return nil
+}
+
+func (l *Lock) startRefresher(every time.Duration) {
+	if every <= 0 {
+		return
+	}
+	l.stop = make(chan struct{})
+	l.done = make(chan struct{})
+	go func() {
+		defer close(l.done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-l.stop:
+				return
+			case <-t.C:
+				l.refresh()
+			}
+		}
+	}()
+}
+
+// refresh touches the lock file if it still holds our token.
+func (l *Lock) refresh() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.released {
+		return
+	}
+	if owns, err := l.ownsFile(); err != nil || !owns {
+		return
+	}
+	now := time.Now()
+	_ = os.Chtimes(l.path, now, now)
+}
+
+// Release stops the refresher and unlinks the lock file if it still holds our
+// token (ENOENT ignored); a lock taken over by someone else is left alone.
+// It is idempotent.
+func (l *Lock) Release() error {
+	l.relOnce.Do(func() {
+		if l.stop != nil {
+			close(l.stop)
+			<-l.done
+		}
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.released = true
+		owns, err := l.ownsFile()
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				l.relErr = fmt.Errorf("release lock %s: %w", l.path, err)
+			}
+			return
+		}
+		if !owns {
+			return
+		}
+		if err := os.Remove(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			l.relErr = fmt.Errorf("release lock %s: %w", l.path, err)
+		}
+	})
+	return l.relErr
+}
+
+// isPythonSpace reports whether r is whitespace for Python's str.strip().
+func isPythonSpace(r rune) bool {
+	switch {
+	case r >= 0x09 && r <= 0x0D, r >= 0x1C && r <= 0x20:
+		return true
+	case r == 0x85, r == 0xA0, r == 0x1680:
+		return true
+	case r >= 0x2000 && r <= 0x200A:
+		return true
+	case r == 0x2028, r == 0x2029, r == 0x202F, r == 0x205F, r == 0x3000:
+		return true
+	}
+	return false
+}
+
+// StripPythonSpace trims Python str.strip() whitespace from both ends of b
+// (decoded as UTF-8; invalid bytes are not whitespace).
+func StripPythonSpace(b []byte) []byte {
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n <= 1 || !isPythonSpace(r) {
+			break
+		}
+		b = b[n:]
+	}
+	for len(b) > 0 {
+		r, n := utf8.DecodeLastRune(b)
+		if r == utf8.RuneError && n <= 1 || !isPythonSpace(r) {
+			break
+		}
+		b = b[:len(b)-n]
+	}
+	return b
+}
