@@ -134,6 +134,10 @@ func tryCreateLock(path, token string) (bool, error) {
 	return true, nil
 }
 
+// beforeStaleRecheck, when set (tests only), runs between the staleness
+// decision and the re-check that precedes unlinking a stale lock.
+var beforeStaleRecheck func(path string)
+
 // lockSnapshot is what the staleness decision was based on.
 type lockSnapshot struct {
 	mtime   time.Time
@@ -170,6 +174,9 @@ func removeIfStale(path string, stale time.Duration) (bool, error) {
 		return errors.Is(err, fs.ErrNotExist), nil
 	}
 	decided := lockSnapshot{mtime: fi.ModTime(), content: content}
+	if beforeStaleRecheck != nil {
+		beforeStaleRecheck(path)
+	}
 	// Right before unlinking, re-read both and unlink only if unchanged.
 	now, ok := snapshotLock(path)
 	if !ok || !now.mtime.Equal(decided.mtime) || !bytes.Equal(now.content, decided.content) {

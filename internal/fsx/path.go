@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // ErrSymlinkLoop is matched by the error ResolvePath returns for a symlink loop.
@@ -21,8 +23,10 @@ const maxSymlinkExpansions = 255
 // ".." applies to the link's target; components that do not exist (or cannot
 // be inspected) are appended as written, "." and empty components are
 // dropped, and ".." removes the last component of the path built so far. A
-// relative p is taken relative to the working directory. Symlink loops return
-// an error matching ErrSymlinkLoop.
+// relative p is taken relative to the working directory. A symlink loop that
+// the path still runs into returns an error matching ErrSymlinkLoop (Python
+// raises RuntimeError); a loop the path steps back out of with ".." resolves
+// to the lexically normalized remainder, as in Python 3.8-3.12.
 func ResolvePath(p string) (string, error) {
 	if p == "" {
 		return "", errors.New("resolve path: empty path")
@@ -84,7 +88,20 @@ func ResolvePath(p string) (string, error) {
 			continue
 		}
 		if pending[newpath] {
-			return "", fmt.Errorf("resolve %s: %w at %s", p, ErrSymlinkLoop, newpath)
+			// Like Python before 3.13: realpath gives up and returns the
+			// unresolved remainder, lexically normalized (abspath); pathlib
+			// then raises only if that path still runs into the loop.
+			rest := []string{newpath}
+			for i := len(stack) - 1; i >= 0; i-- {
+				if stack[i].linkDone == "" {
+					rest = append(rest, stack[i].name)
+				}
+			}
+			candidate := filepath.Clean(strings.Join(rest, "/"))
+			if _, err := os.Stat(candidate); errors.Is(err, syscall.ELOOP) {
+				return "", fmt.Errorf("resolve %s: %w at %s", p, ErrSymlinkLoop, newpath)
+			}
+			return candidate, nil
 		}
 		expansions++
 		if expansions > maxSymlinkExpansions {
