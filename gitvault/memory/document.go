@@ -1,0 +1,112 @@
+package memory
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// frontmatterKeys are the 13 on-disk keys, in written order.
+var frontmatterKeys = []string{"schema", "id", "title", "kind", "scope", "trust", "status",
+	"source_harness", "target_harnesses", "tags", "links", "created_at", "updated_at"}
+
+var (
+	closingRe = regexp.MustCompile(`\r?\n---(?:\r?\n|$)`)
+	lineSplit = regexp.MustCompile(`\r?\n`)
+
+	errDocument = errors.New("memory document is invalid")
+)
+
+// DecodeText applies the reference's fatal UTF-8 decoding: invalid UTF-8
+// is an error and one leading BOM is removed.
+func DecodeText(raw []byte) (string, bool) {
+	if !utf8.Valid(raw) {
+		return "", false
+	}
+	s := string(raw)
+	return strings.TrimPrefix(s, "\uFEFF"), true
+}
+
+// ParseDocument parses and validates decoded document text with exactly
+// the reference's acceptance rules (CONFORMANCE §6). It does not check the
+// file's location or scan for secrets; the vault scan does both. Errors
+// are *Error values with CodeInvalid; their messages are internal detail
+// that the scan never shows.
+func ParseDocument(text string) (*Memory, error) {
+	var open int
+	switch {
+	case strings.HasPrefix(text, "---\n"):
+		open = 4
+	case strings.HasPrefix(text, "---\r\n"):
+		open = 5
+	default:
+		return nil, &Error{Code: CodeInvalid, Message: "memory document must start with frontmatter.", Err: errDocument}
+	}
+	if len(text) > MaxDocumentBytes {
+		return nil, &Error{Code: CodeInvalid, Message: "memory document is too large.", Err: errDocument}
+	}
+	rest := text[open:]
+	loc := closingRe.FindStringIndex(rest)
+	if loc == nil {
+		return nil, &Error{Code: CodeInvalid, Message: "memory document frontmatter is not closed.", Err: errDocument}
+	}
+	values := make(map[string]any, len(frontmatterKeys))
+	for _, line := range lineSplit.Split(rest[:loc[0]], -1) {
+		colon := strings.IndexByte(line, ':')
+		if colon <= 0 {
+			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter line is malformed.", Err: errDocument}
+		}
+		key := jsTrim(line[:colon])
+		if !isFrontmatterKey(key) {
+			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is not supported.", Err: errDocument}
+		}
+		if _, dup := values[key]; dup {
+			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is repeated.", Err: errDocument}
+		}
+		v, err := parseJSON(jsTrim(line[colon+1:]))
+		if err != nil {
+			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter value is not JSON.", Err: err}
+		}
+		values[key] = v
+	}
+	for _, k := range frontmatterKeys {
+		if _, ok := values[k]; !ok {
+			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter is missing " + k + ".", Err: errDocument}
+		}
+	}
+	body := rest[loc[0]:]
+	body = body[strings.Index(body, "---")+3:]
+	body = trimOneLineBreak(body)
+	return normalize(rawMemory{
+		Schema: values["schema"], ID: values["id"], Title: values["title"], Kind: values["kind"],
+		Scope: values["scope"], Trust: values["trust"], Status: values["status"],
+		SourceHarness: values["source_harness"], TargetHarnesses: values["target_harnesses"],
+		Tags: values["tags"], Links: values["links"], CreatedAt: values["created_at"],
+		UpdatedAt: values["updated_at"], Body: body,
+	}, false)
+}
+
+// trimOneLineBreak removes at most one leading and one trailing \r?\n.
+func trimOneLineBreak(s string) string {
+	if strings.HasPrefix(s, "\r\n") {
+		s = s[2:]
+	} else if strings.HasPrefix(s, "\n") {
+		s = s[1:]
+	}
+	if strings.HasSuffix(s, "\r\n") {
+		s = s[:len(s)-2]
+	} else if strings.HasSuffix(s, "\n") {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func isFrontmatterKey(k string) bool {
+	for _, f := range frontmatterKeys {
+		if k == f {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,318 @@
+package memory
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
+)
+
+// This file reproduces the JavaScript string semantics the reference relies
+// on (trim set, UTF-16 lengths, toLowerCase, localeCompare, Number()).
+// Strings may carry lone UTF-16 surrogates read from frontmatter \udxxx
+// escapes; they are kept as WTF-8 (ED A0..BF xx) so that the JSON encoder
+// can emit the same escape back instead of U+FFFD.
+
+// isJSSpace reports whether r is in the JavaScript trim / \s set. Unlike
+// unicode.IsSpace it includes U+FEFF and excludes U+0085.
+func isJSSpace(r rune) bool {
+	switch {
+	case r >= 0x09 && r <= 0x0D, r == 0x20, r == 0xA0, r == 0x1680,
+		r >= 0x2000 && r <= 0x200A, r == 0x2028, r == 0x2029, r == 0x202F,
+		r == 0x205F, r == 0x3000, r == 0xFEFF:
+		return true
+	}
+	return false
+}
+
+// jsTrim is String.prototype.trim.
+func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
+
+// units decodes s (UTF-8 or WTF-8) into UTF-16 code units.
+func units(s string) []uint16 {
+	out := make([]uint16, 0, len(s))
+	for i := 0; i < len(s); {
+		if cu, ok := loneSurrogateAt(s, i); ok {
+			out = append(out, cu)
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if r >= 0x10000 {
+			a, b := utf16.EncodeRune(r)
+			out = append(out, uint16(a), uint16(b))
+		} else {
+			out = append(out, uint16(r))
+		}
+	}
+	return out
+}
+
+// loneSurrogateAt reports a WTF-8 encoded surrogate at s[i:].
+func loneSurrogateAt(s string, i int) (uint16, bool) {
+	if i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
+		return uint16(0xD000 | uint16(s[i+1]&0x3F)<<6 | uint16(s[i+2]&0x3F)), true
+	}
+	return 0, false
+}
+
+// fromUnits encodes UTF-16 code units back to a string, writing unpaired
+// surrogates as WTF-8 so that slicing through a pair stays representable.
+func fromUnits(u []uint16) string {
+	var b strings.Builder
+	b.Grow(len(u))
+	for i := 0; i < len(u); i++ {
+		c := rune(u[i])
+		if utf16.IsSurrogate(c) {
+			if c < 0xDC00 && i+1 < len(u) && u[i+1] >= 0xDC00 && u[i+1] <= 0xDFFF {
+				b.WriteRune(utf16.DecodeRune(c, rune(u[i+1])))
+				i++
+				continue
+			}
+			appendSurrogate(&b, uint16(c))
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func appendSurrogate(b *strings.Builder, cu uint16) {
+	b.WriteByte(0xED)
+	b.WriteByte(0x80 | byte(cu>>6)&0x3F)
+	b.WriteByte(0x80 | byte(cu)&0x3F)
+}
+
+// unitLen is the JavaScript .length of s (UTF-16 code units).
+func unitLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if _, ok := loneSurrogateAt(s, i); ok {
+			n++
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// hasLoneSurrogate reports WTF-8 surrogates (or other invalid UTF-8) in s.
+func hasLoneSurrogate(s string) bool { return !utf8.ValidString(s) }
+
+// replaceSurrogates turns WTF-8 surrogates into U+FFFD, as a UTF-8 encoder
+// (a terminal write) does.
+func replaceSurrogates(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+var lowerCaser = sync.Pool{New: func() any { c := cases.Lower(language.Und); return &c }}
+
+// jsLower is String.prototype.toLowerCase (full Unicode mappings,
+// including İ -> i̇ and final sigma).
+func jsLower(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToLower(s)
+	}
+	c := lowerCaser.Get().(*cases.Caser)
+	defer lowerCaser.Put(c)
+	return c.String(s)
+}
+
+var (
+	collatorMu sync.Mutex
+	collator   = collate.New(language.Und)
+)
+
+// slugRank orders the characters of [a-z0-9._-] as ICU root collation does
+// at primary strength: _ < - < . < digits < letters. 0 means "not a slug
+// character".
+var slugRank = func() [256]byte {
+	var t [256]byte
+	t['_'], t['-'], t['.'] = 1, 2, 3
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(4 + c - '0')
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = byte(14 + c - 'a')
+	}
+	return t
+}()
+
+// localeCompare is JavaScript's String.prototype.localeCompare with the ICU
+// root locale. Ids, slugs and kind directories take an exact fast path;
+// everything else goes through x/text collation.
+func localeCompare(a, b string) int {
+	if r, ok := slugCompare(a, b); ok {
+		return r
+	}
+	if isTimestampShape(a) && isTimestampShape(b) {
+		return strings.Compare(a, b)
+	}
+	collatorMu.Lock()
+	defer collatorMu.Unlock()
+	return collator.CompareString(a, b)
+}
+
+func slugCompare(a, b string) (int, bool) {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		ra, rb := slugRank[a[i]], slugRank[b[i]]
+		if ra == 0 || rb == 0 {
+			return 0, false
+		}
+		if ra != rb {
+			if ra < rb {
+				return -1, true
+			}
+			return 1, true
+		}
+	}
+	for _, rest := range []string{a[n:], b[n:]} {
+		for i := 0; i < len(rest); i++ {
+			if slugRank[rest[i]] == 0 {
+				return 0, false
+			}
+		}
+	}
+	switch {
+	case len(a) < len(b):
+		return -1, true
+	case len(a) > len(b):
+		return 1, true
+	}
+	return 0, true
+}
+
+// isTimestampShape: fixed-format ISO timestamps collate chronologically,
+// which is byte order for equal shapes.
+func isTimestampShape(s string) bool { return timestampRe.MatchString(s) }
+
+// jsNumber is JavaScript Number(string).
+func jsNumber(s string) float64 {
+	s = jsTrim(s)
+	if s == "" {
+		return 0
+	}
+	if len(s) > 2 && s[0] == '0' {
+		base := 0
+		switch s[1] {
+		case 'x', 'X':
+			base = 16
+		case 'o', 'O':
+			base = 8
+		case 'b', 'B':
+			base = 2
+		}
+		if base != 0 {
+			v := 0.0
+			for _, c := range s[2:] {
+				d := digitVal(c)
+				if d < 0 || d >= base {
+					return math.NaN()
+				}
+				v = v*float64(base) + float64(d)
+			}
+			return v
+		}
+	}
+	body := s
+	if body[0] == '+' || body[0] == '-' {
+		body = body[1:]
+	}
+	if body == "Infinity" {
+		if s[0] == '-' {
+			return math.Inf(-1)
+		}
+		return math.Inf(1)
+	}
+	// Go's ParseFloat accepts forms JavaScript does not (hex floats,
+	// underscores, "inf", "nan"); allow only the decimal grammar.
+	seenDigit := false
+	for _, c := range body {
+		switch {
+		case c >= '0' && c <= '9':
+			seenDigit = true
+		case c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-':
+		default:
+			return math.NaN()
+		}
+	}
+	if !seenDigit {
+		return math.NaN()
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return v
+		}
+		return math.NaN()
+	}
+	return v
+}
+
+func digitVal(c rune) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'z':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'Z':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// NormalizeLimit applies the reference's search limit rule to a number
+// produced by JavaScript Number(): max(1, min(n || 20, 100)), truncated.
+func NormalizeLimit(n float64) int {
+	if n == 0 || math.IsNaN(n) {
+		n = 20
+	}
+	n = math.Max(1, math.Min(n, 100))
+	return int(math.Trunc(n))
+}
+
+// ParseLimit is NormalizeLimit(Number(s)): the CLI --limit semantics.
+func ParseLimit(s string) int { return NormalizeLimit(jsNumber(s)) }
+
+// isUnsafeRune: C0 controls, DEL and C1, bidi embeddings/overrides and
+// isolates. The body allows TAB, LF and CR; callers decide.
+func isUnsafeRune(r rune) bool {
+	return r <= 0x1F || (r >= 0x7F && r <= 0x9F) || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
+}
+
+func hasUnsafe(s string, allowWhitespaceControls bool) bool {
+	for _, r := range s {
+		if isUnsafeRune(r) {
+			if allowWhitespaceControls && (r == '\t' || r == '\n' || r == '\r') {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}

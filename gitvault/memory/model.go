@@ -1,0 +1,148 @@
+package memory
+
+import (
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// Schema is the document schema identifier.
+const Schema = "ecc.memory.v1"
+
+// Limits (CONFORMANCE §1).
+const (
+	MaxDocumentBytes  = 131072
+	MaxBodyBytes      = 65536
+	MaxTitleUnits     = 200
+	MaxSlugUnits      = 64
+	MaxIDUnits        = 132
+	MaxTargets        = 32
+	MaxTags           = 32
+	MaxLinks          = 64
+	MaxQueryUnits     = 500
+	DefaultLimit      = 20
+	MaxLimit          = 100
+	MaxBacklinks      = 100
+	MaxDiagnostics    = 100
+	MaxScanEntries    = 5000
+	MaxScanDepth      = 8
+	MaxScanBytes      = 16 * 1024 * 1024
+	MaxOverrideUnits  = 4096
+	timestampLayout   = "2006-01-02T15:04:05.000Z"
+	gitignoreContents = "*\n!.gitignore\n"
+)
+
+// Kinds in their fixed order; a kind's directory is the kind plus "s".
+var Kinds = []string{"context", "decision", "fact", "handoff", "lesson", "note", "preference", "runbook"}
+
+// Scopes in their fixed order.
+var Scopes = []string{"project", "team", "user"}
+
+// DefaultScopes are scanned when a caller names none: the user scope is
+// recalled only on explicit request.
+var DefaultScopes = []string{"project", "team"}
+
+var (
+	trustValues  = []string{"unreviewed"}
+	statusValues = []string{"active", "rejected", "superseded"}
+
+	slugRe      = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+	idRe        = regexp.MustCompile(`^mem_[a-z0-9][a-z0-9_-]{2,127}$`)
+	timestampRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$`)
+)
+
+// Memory is one normalized ecc.memory.v1 document. Strings read from disk
+// may contain lone UTF-16 surrogates (kept as WTF-8) when the frontmatter
+// used \udxxx escapes; MarshalCompact/MarshalPretty write them back as the
+// same escapes.
+type Memory struct {
+	Schema          string
+	ID              string
+	Title           string
+	Kind            string
+	Scope           string
+	Trust           string
+	Status          string
+	SourceHarness   string
+	TargetHarnesses []string
+	Tags            []string
+	Links           []string
+	CreatedAt       string
+	UpdatedAt       string
+	Body            string
+}
+
+// Summary returns the memory's JSON object without the body (13 fields,
+// canonical camelCase order), as save results, search results and
+// backlinks present it.
+func (m *Memory) Summary() Object {
+	return Object{
+		{"schema", m.Schema}, {"id", m.ID}, {"title", m.Title}, {"kind", m.Kind},
+		{"scope", m.Scope}, {"trust", m.Trust}, {"status", m.Status},
+		{"sourceHarness", m.SourceHarness}, {"targetHarnesses", nonNil(m.TargetHarnesses)},
+		{"tags", nonNil(m.Tags)}, {"links", nonNil(m.Links)},
+		{"createdAt", m.CreatedAt}, {"updatedAt", m.UpdatedAt},
+	}
+}
+
+// Full returns the memory's JSON object including the body.
+func (m *Memory) Full() Object { return append(m.Summary(), Field{"body", m.Body}) }
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// RelPath is the scope-relative display path "<scope>:<kind>s/<id>.md" of
+// a memory written by the save pipeline.
+func (m *Memory) RelPath() string { return m.Scope + ":" + m.Kind + "s/" + m.ID + ".md" }
+
+// Serialize returns the exact document bytes the reference writes.
+func (m *Memory) Serialize() []byte {
+	b := make([]byte, 0, 512+len(m.Body))
+	line := func(key string, v any) {
+		b = append(b, key...)
+		b = append(b, ": "...)
+		b = append(b, MarshalCompact(v)...)
+		b = append(b, '\n')
+	}
+	b = append(b, "---\n"...)
+	line("schema", m.Schema)
+	line("id", m.ID)
+	line("title", m.Title)
+	line("kind", m.Kind)
+	line("scope", m.Scope)
+	line("trust", m.Trust)
+	line("status", m.Status)
+	line("source_harness", m.SourceHarness)
+	line("target_harnesses", nonNil(m.TargetHarnesses))
+	line("tags", nonNil(m.Tags))
+	line("links", nonNil(m.Links))
+	line("created_at", m.CreatedAt)
+	line("updated_at", m.UpdatedAt)
+	b = append(b, "---\n\n"...)
+	b = append(b, m.Body...)
+	b = append(b, '\n')
+	return b
+}
+
+// FormatTimestamp renders t as Date.prototype.toISOString does.
+func FormatTimestamp(t time.Time) string { return t.UTC().Format(timestampLayout) }
+
+// validTimestamp: the fixed regex, and parse-and-reformat equality (so
+// Feb 30, hour 24 and second 60 fail). Years outside 0000-9999 cannot match
+// the regex, so Go's and JavaScript's calendars agree on every candidate.
+func validTimestamp(s string) bool {
+	if !timestampRe.MatchString(s) {
+		return false
+	}
+	t, err := time.Parse(timestampLayout, s)
+	if err != nil {
+		return false
+	}
+	return t.Format(timestampLayout) == s
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

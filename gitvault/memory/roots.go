@@ -1,0 +1,222 @@
+package memory
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// Roots is the resolved vault layout for one command or MCP call. Resolve
+// it once per call (ResolveRoots); the trust boundaries travel with it and
+// are never recomputed from later input.
+type Roots struct {
+	// Cwd is the physical working directory the roots were resolved from.
+	Cwd string
+	// ProjectRoot is the nearest ancestor of Cwd holding a .git entry, or Cwd.
+	ProjectRoot string
+	// Home is the resolved home directory.
+	Home string
+	// ProjectVault holds the project and team scopes (.ecc/memory or the
+	// ECC_MEMORY_PROJECT_ROOT override).
+	ProjectVault string
+	// UserVault is the user scope root (~/.ecc/memory or the
+	// ECC_MEMORY_USER_ROOT override).
+	UserVault string
+
+	projectBoundary string
+	userBoundary    string
+}
+
+// RootOptions are the inputs of ResolveRoots. Zero values mean "from the
+// process": the physical cwd, $HOME/$USERPROFILE/os.UserHomeDir, os.Getenv.
+type RootOptions struct {
+	Cwd    string
+	Home   string
+	Getenv func(string) string
+}
+
+// ResolveRoots resolves the vault roots (CONFORMANCE §3.1), validating the
+// ECC_MEMORY_PROJECT_ROOT and ECC_MEMORY_USER_ROOT overrides.
+func ResolveRoots(opts RootOptions) (*Roots, error) {
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cwd := opts.Cwd
+	if cwd == "" {
+		// syscall.Getwd is getcwd(3): the physical path, as Node's
+		// process.cwd() reports it; os.Getwd may return a logical $PWD.
+		wd, err := syscall.Getwd()
+		if err != nil {
+			return nil, &Error{Code: CodeIO, Message: "cannot determine the current directory: " + err.Error(), Err: err}
+		}
+		cwd = wd
+	}
+	cwd = filepath.Clean(cwd)
+	r := &Roots{Cwd: cwd, ProjectRoot: findProjectRoot(cwd)}
+
+	home := opts.Home
+	for _, k := range []string{"HOME", "USERPROFILE"} {
+		if home == "" {
+			home = getenv(k)
+		}
+	}
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return nil, &Error{Code: CodeIO, Message: "cannot determine the home directory: " + err.Error(), Err: err}
+		}
+		home = h
+	}
+	r.Home = resolveLexical(cwd, home)
+
+	if v := getenv("ECC_MEMORY_PROJECT_ROOT"); v != "" {
+		p, err := checkOverride(cwd, v)
+		if err != nil {
+			return nil, err
+		}
+		r.ProjectVault = p
+		r.projectBoundary = realpathNearestOr(p)
+	} else {
+		r.ProjectVault = filepath.Join(r.ProjectRoot, ".ecc", "memory")
+		r.projectBoundary = r.ProjectRoot
+	}
+	if v := getenv("ECC_MEMORY_USER_ROOT"); v != "" {
+		p, err := checkOverride(cwd, v)
+		if err != nil {
+			return nil, err
+		}
+		r.UserVault = p
+		r.userBoundary = realpathNearestOr(p)
+	} else {
+		r.UserVault = filepath.Join(r.Home, ".ecc", "memory")
+		r.userBoundary = r.Home
+	}
+	return r, nil
+}
+
+func checkOverride(cwd, v string) (string, error) {
+	v = jsTrim(v)
+	switch {
+	case v == "":
+		return "", invalid("memory root override must be a non-empty string.")
+	case unitLen(v) > MaxOverrideUnits:
+		return "", invalid("memory root override is too long (maximum 4096 characters).")
+	case hasUnsafe(v, false):
+		return "", invalid("memory root override must not contain control or bidirectional formatting characters.")
+	}
+	return resolveLexical(cwd, v), nil
+}
+
+// resolveLexical is Node's path.resolve(cwd, p): no symlink resolution.
+func resolveLexical(cwd, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(cwd, p)
+}
+
+// findProjectRoot walks up from cwd to the first directory holding a .git
+// entry that exists when followed (directory, gitfile or live symlink).
+func findProjectRoot(cwd string) string {
+	for dir := cwd; ; {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return cwd
+		}
+		dir = parent
+	}
+}
+
+// ScopeRoot returns the root directory of a scope.
+func (r *Roots) ScopeRoot(scope string) string {
+	if scope == "user" {
+		return r.UserVault
+	}
+	return filepath.Join(r.ProjectVault, scope)
+}
+
+// Boundary returns the trusted boundary a scope root must stay within.
+func (r *Roots) Boundary(scope string) string {
+	if scope == "user" {
+		return r.userBoundary
+	}
+	return r.projectBoundary
+}
+
+// realpathNearest is the realpath of p's nearest existing ancestor with the
+// missing tail appended lexically.
+func realpathNearest(p string) (string, error) {
+	p = filepath.Clean(p)
+	var tail []string
+	cur := p
+	for {
+		_, err := os.Lstat(cur)
+		if err == nil {
+			real, err := filepath.EvalSymlinks(cur)
+			if err != nil {
+				return "", err
+			}
+			for i := len(tail) - 1; i >= 0; i-- {
+				real = filepath.Join(real, tail[i])
+			}
+			return real, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p, nil
+		}
+		tail = append(tail, filepath.Base(cur))
+		cur = parent
+	}
+}
+
+func realpathNearestOr(p string) string {
+	if r, err := realpathNearest(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// within reports whether target resolves inside root (CONFORMANCE §3.2).
+// Any resolution error means "not within".
+func within(target, root string) bool {
+	t, err := realpathNearest(target)
+	if err != nil {
+		return false
+	}
+	r, err := realpathNearest(root)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(r, t)
+	if err != nil {
+		return false
+	}
+	if rel == "." {
+		return true
+	}
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// checkRootSafety enforces CONFORMANCE §3.3 for one scope: the root must
+// resolve within its boundary and must not itself be a symlink.
+func (r *Roots) checkRootSafety(scope string) error {
+	root, boundary := r.ScopeRoot(scope), r.Boundary(scope)
+	if !within(root, boundary) {
+		return newErr(CodeUnsafePath, "Refusing to access memory through a symlink outside the install root: '"+root+"' is not within '"+boundary+"'.")
+	}
+	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return newErr(CodeUnsafePath, "Refusing to access memory through symlink root: "+root)
+	}
+	return nil
+}

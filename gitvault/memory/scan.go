@@ -1,0 +1,243 @@
+package memory
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Diagnostic codes of invalid files (§11.5).
+const (
+	DiagInvalidDocument  = "invalid-document"
+	DiagLocationMismatch = "location-mismatch"
+	DiagSuspectedSecret  = "suspected-secret"
+)
+
+var diagMessages = map[string]string{
+	DiagInvalidDocument:  "Memory document is invalid or unreadable.",
+	DiagLocationMismatch: "Memory metadata does not match its vault location.",
+	DiagSuspectedSecret:  "Memory document was quarantined.",
+}
+
+// InvalidFile is one listed invalid-file diagnostic. It never carries raw
+// error text or file content.
+type InvalidFile struct {
+	Path    string // "<scope>:<posix relative path>"
+	Code    string
+	Message string
+}
+
+func (f InvalidFile) jsonValue() any {
+	return Object{{"path", f.Path}, {"code", f.Code}, {"message", f.Message}}
+}
+
+// Entry is one valid memory found by a scan.
+type Entry struct {
+	Memory *Memory
+	Path   string // "<scope>:<posix relative path>"
+}
+
+// Diagnostics is the scan report shared by search and doctor.
+type Diagnostics struct {
+	InvalidFiles         []InvalidFile
+	InvalidFileCount     int
+	SkippedSymlinks      []string
+	SkippedSymlinkCount  int
+	ScannedBytes         int
+	Truncated            bool
+	DiagnosticsTruncated bool
+}
+
+func (d *Diagnostics) jsonValue() any {
+	inv := make([]any, len(d.InvalidFiles))
+	for i, f := range d.InvalidFiles {
+		inv[i] = f
+	}
+	return Object{
+		{"invalidFiles", inv}, {"invalidFileCount", d.InvalidFileCount},
+		{"skippedSymlinks", nonNil(d.SkippedSymlinks)}, {"skippedSymlinkCount", d.SkippedSymlinkCount},
+		{"scannedBytes", d.ScannedBytes}, {"truncated", d.Truncated},
+		{"diagnosticsTruncated", d.DiagnosticsTruncated},
+	}
+}
+
+type scanResult struct {
+	Entries []Entry
+	Diagnostics
+}
+
+type scanner struct {
+	res     scanResult
+	visited int
+}
+
+// scan walks the scopes in order with the shared entry and byte budgets
+// (CONFORMANCE §11). Root-safety failures and directory I/O errors are
+// returned as errors (the latter as CodeIncomplete); everything else about
+// individual files becomes diagnostics.
+func scan(r *Roots, scopes []string) (*scanResult, error) {
+	s := &scanner{}
+	s.res.Entries = []Entry{}
+	s.res.InvalidFiles = []InvalidFile{}
+	s.res.SkippedSymlinks = []string{}
+	for _, scope := range scopes {
+		if s.visited >= MaxScanEntries || s.res.ScannedBytes >= MaxScanBytes {
+			s.res.Truncated = true
+			break
+		}
+		if err := r.checkRootSafety(scope); err != nil {
+			return nil, err
+		}
+		root := r.ScopeRoot(scope)
+		if _, err := os.Lstat(root); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return nil, incomplete(err)
+		}
+		var files []string
+		if err := s.walk(root, "", 0, scope, &files); err != nil {
+			return nil, err
+		}
+		s.readFiles(root, scope, files)
+	}
+	s.res.DiagnosticsTruncated = s.res.InvalidFileCount > len(s.res.InvalidFiles) ||
+		s.res.SkippedSymlinkCount > len(s.res.SkippedSymlinks)
+	return &s.res, nil
+}
+
+// errStopWalk ends the walk once the entry budget is used up.
+var errStopWalk = errors.New("entry budget reached")
+
+func (s *scanner) walk(root, rel string, depth int, scope string, files *[]string) error {
+	err := s.walkDir(root, rel, depth, scope, files)
+	if errors.Is(err, errStopWalk) {
+		return nil
+	}
+	return err
+}
+
+func (s *scanner) walkDir(root, rel string, depth int, scope string, files *[]string) error {
+	if depth > MaxScanDepth {
+		s.res.Truncated = true
+		return nil
+	}
+	dir := filepath.Join(root, filepath.FromSlash(rel))
+	remaining := MaxScanEntries - s.visited
+	entries, more, err := readDirBounded(dir, remaining)
+	if err != nil {
+		return incomplete(err)
+	}
+	if more {
+		s.res.Truncated = true
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return localeCompare(entries[i].Name(), entries[j].Name()) < 0 })
+	for _, e := range entries {
+		if s.visited >= MaxScanEntries {
+			s.res.Truncated = true
+			return errStopWalk
+		}
+		s.visited++
+		name := e.Name()
+		childRel := name
+		if rel != "" {
+			childRel = rel + "/" + name
+		}
+		typ := e.Type()
+		switch {
+		case typ&fs.ModeSymlink != 0:
+			s.res.SkippedSymlinkCount++
+			if len(s.res.SkippedSymlinks) < MaxDiagnostics {
+				s.res.SkippedSymlinks = append(s.res.SkippedSymlinks, scope+":"+childRel)
+			}
+		case typ.IsDir():
+			if strings.HasPrefix(name, ".") {
+				continue
+			}
+			if err := s.walkDir(root, childRel, depth+1, scope, files); err != nil {
+				return err
+			}
+		case typ.IsRegular():
+			if strings.HasSuffix(name, ".md") && !strings.HasPrefix(name, ".") {
+				*files = append(*files, childRel)
+			}
+		}
+	}
+	return nil
+}
+
+// readDirBounded reads up to limit entries and probes for one more, so a
+// huge directory never costs more than the remaining budget.
+func readDirBounded(dir string, limit int) ([]fs.DirEntry, bool, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, false, err
+	}
+	var out []fs.DirEntry
+	for len(out) < limit+1 {
+		batch, err := f.ReadDir(limit + 1 - len(out))
+		out = append(out, batch...)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			f.Close()
+			return nil, false, err
+		}
+		if len(batch) == 0 {
+			break
+		}
+	}
+	if err := f.Close(); err != nil {
+		return nil, false, err
+	}
+	if len(out) > limit {
+		return out[:limit], true, nil
+	}
+	return out, false, nil
+}
+
+func (s *scanner) invalid(scope, rel, code string) {
+	s.res.InvalidFileCount++
+	if len(s.res.InvalidFiles) < MaxDiagnostics {
+		s.res.InvalidFiles = append(s.res.InvalidFiles, InvalidFile{Path: scope + ":" + rel, Code: code, Message: diagMessages[code]})
+	}
+}
+
+func (s *scanner) readFiles(root, scope string, files []string) {
+	for _, rel := range files {
+		if s.res.ScannedBytes >= MaxScanBytes {
+			s.res.Truncated = true
+			return
+		}
+		text, err := readGuarded(filepath.Join(root, filepath.FromSlash(rel)), "memory document", MaxDocumentBytes, root)
+		if err != nil {
+			s.invalid(scope, rel, DiagInvalidDocument)
+			continue
+		}
+		if s.res.ScannedBytes+len(text) > MaxScanBytes {
+			s.res.Truncated = true
+			return
+		}
+		s.res.ScannedBytes += len(text)
+		m, err := ParseDocument(text)
+		if err != nil {
+			s.invalid(scope, rel, DiagInvalidDocument)
+			continue
+		}
+		first, _, nested := strings.Cut(rel, "/")
+		if m.Scope != scope || !nested || first != m.Kind+"s" {
+			s.invalid(scope, rel, DiagLocationMismatch)
+			continue
+		}
+		if len(secretsOnRead(m)) > 0 {
+			s.invalid(scope, rel, DiagSuspectedSecret)
+			continue
+		}
+		s.res.Entries = append(s.res.Entries, Entry{Memory: m, Path: scope + ":" + rel})
+	}
+}

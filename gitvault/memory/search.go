@@ -1,0 +1,249 @@
+package memory
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// SearchOptions are the search parameters. Scopes nil means project and
+// team. Kinds nil means every kind. Trust "" means no trust filter.
+// TargetHarness "" means no harness filter; otherwise only memories
+// targeted at it or "all" are returned (an adapter's identity). Limit is
+// clamped with NormalizeLimit (0 means 20).
+type SearchOptions struct {
+	Query         string
+	Scopes        []string
+	Kinds         []string
+	Trust         string
+	TargetHarness string
+	Limit         int
+}
+
+// SearchResult is one ranked memory (summary, without body).
+type SearchResult struct {
+	Memory  *Memory
+	Path    string
+	Score   int
+	Excerpt string
+}
+
+func (r SearchResult) jsonValue() any {
+	return Object{{"memory", r.Memory.Summary()}, {"score", r.Score}, {"excerpt", r.Excerpt}}
+}
+
+// SearchResponse holds ranked results and the complete scan diagnostics;
+// callers must not read results as a complete inventory when
+// Diagnostics.Truncated or InvalidFileCount say otherwise.
+type SearchResponse struct {
+	Results     []SearchResult
+	Diagnostics Diagnostics
+}
+
+// JSON returns the {"results", "diagnostics"} object.
+func (s *SearchResponse) JSON() Object {
+	res := make([]any, len(s.Results))
+	for i, r := range s.Results {
+		res[i] = r
+	}
+	return Object{{"results", res}, {"diagnostics", &s.Diagnostics}}
+}
+
+var tokenRe = regexp.MustCompile(`[\p{L}\p{N}_-]+`)
+
+// Tokenize returns the distinct query tokens the ranking uses: maximal
+// runs of letters, numbers, _ and - in the lowercased query, in order of
+// first appearance.
+func Tokenize(query string) []string {
+	all := tokenRe.FindAllString(jsLower(jsTrim(query)), -1)
+	seen := make(map[string]bool, len(all))
+	out := make([]string, 0, len(all))
+	for _, t := range all {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// ValidateQuery trims the query and applies the length and control
+// character rules (TAB and LF are refused here too).
+func ValidateQuery(q string) (string, error) {
+	q = jsTrim(q)
+	if unitLen(q) > MaxQueryUnits {
+		return "", invalid("memory search query is too long (maximum 500 characters).")
+	}
+	if hasUnsafe(q, false) || hasLoneSurrogate(q) {
+		return "", invalid("memory search query must not contain control characters.")
+	}
+	return q, nil
+}
+
+// Search runs the bounded lexical search (CONFORMANCE §12). It fails only
+// on invalid options, root-safety errors and directory I/O errors
+// (CodeIncomplete); invalid files and truncation are reported in the
+// diagnostics.
+func Search(r *Roots, opts SearchOptions) (*SearchResponse, error) {
+	q, err := ValidateQuery(opts.Query)
+	if err != nil {
+		return nil, err
+	}
+	scopes, err := ValidateScopes(opts.Scopes)
+	if err != nil {
+		return nil, err
+	}
+	kinds, err := ValidateKinds(opts.Kinds)
+	if err != nil {
+		return nil, err
+	}
+	v := validator{forWrite: true}
+	if opts.Trust != "" {
+		if opts.Trust, err = v.enum("memory trust", opts.Trust, trustValues); err != nil {
+			return nil, err
+		}
+	}
+	if opts.TargetHarness != "" {
+		if opts.TargetHarness, err = v.slug("target harness", opts.TargetHarness); err != nil {
+			return nil, err
+		}
+	}
+	limit := NormalizeLimit(float64(opts.Limit))
+	sr, err := scan(r, scopes)
+	if err != nil {
+		return nil, err
+	}
+	lq := jsLower(q)
+	tokens := Tokenize(q)
+	var results []SearchResult
+	for _, e := range sr.Entries {
+		m := e.Memory
+		if m.Status != "active" || (kinds != nil && !contains(kinds, m.Kind)) ||
+			(opts.Trust != "" && m.Trust != opts.Trust) || !targets(m, opts.TargetHarness) {
+			continue
+		}
+		score := scoreMemory(m, lq, tokens)
+		if q != "" && score == 0 {
+			continue
+		}
+		results = append(results, SearchResult{Memory: m, Path: e.Path, Score: score})
+	}
+	sort.SliceStable(results, func(i, j int) bool {
+		a, b := results[i], results[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if c := localeCompare(a.Memory.UpdatedAt, b.Memory.UpdatedAt); c != 0 {
+			return c > 0
+		}
+		return localeCompare(a.Memory.ID, b.Memory.ID) < 0
+	})
+	if len(results) > limit {
+		results = results[:limit]
+	}
+	for i := range results {
+		results[i].Excerpt = excerpt(results[i].Memory.Body, tokenRe.FindAllString(lq, -1))
+	}
+	if results == nil {
+		results = []SearchResult{}
+	}
+	return &SearchResponse{Results: results, Diagnostics: sr.Diagnostics}, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// targets: with no harness every memory is visible; otherwise it must be
+// targeted at "all" or the harness.
+func targets(m *Memory, harness string) bool {
+	return harness == "" || contains(m.TargetHarnesses, "all") || contains(m.TargetHarnesses, harness)
+}
+
+// scoreMemory is the reference's lexical score (§12.3). lq is the trimmed,
+// lowercased query and tokens its distinct tokens.
+func scoreMemory(m *Memory, lq string, tokens []string) int {
+	if lq == "" {
+		return 0
+	}
+	title, body := jsLower(m.Title), jsLower(m.Body)
+	meta := jsLower(m.Kind + " " + m.Scope + " " + m.SourceHarness + " " + strings.Join(m.TargetHarnesses, " "))
+	score := 0
+	if strings.Contains(title, lq) {
+		score += 20
+	} else if strings.Contains(body, lq) {
+		score += 5
+	}
+	for _, t := range tokens {
+		if strings.Contains(title, t) {
+			score += 8
+		}
+		if contains(m.Tags, t) {
+			score += 6
+		}
+		if strings.Contains(meta, t) {
+			score += 3
+		}
+		score += min(strings.Count(body, t), 5)
+	}
+	return score
+}
+
+// excerpt reproduces §12.4 with UTF-16 arithmetic, including its parity
+// quirks: indices found in the lowercased text are applied to the original
+// text, and slicing can split a surrogate pair.
+func excerpt(body string, tokens []string) string {
+	var b strings.Builder
+	inSpace := false
+	for i := 0; i < len(body); {
+		r, size := utf8.DecodeRuneInString(body[i:])
+		if isJSSpace(r) {
+			if !inSpace {
+				b.WriteByte(' ')
+				inSpace = true
+			}
+		} else {
+			inSpace = false
+			// Copy the bytes, not r: a WTF-8 lone surrogate must survive.
+			b.WriteString(body[i : i+size])
+		}
+		i += size
+	}
+	collapsed := jsTrim(b.String())
+	u := units(collapsed)
+	if len(u) <= 240 {
+		return collapsed
+	}
+	lower := jsLower(collapsed)
+	index := -1
+	for _, t := range tokens {
+		if i := strings.Index(lower, t); i >= 0 {
+			ui := unitLen(lower[:i])
+			if index < 0 || ui < index {
+				index = ui
+			}
+		}
+	}
+	if index < 0 {
+		index = 0
+	}
+	start := max(0, index-60)
+	end := min(len(u), start+240)
+	out := ""
+	if start > 0 {
+		out = "…"
+	}
+	if start < len(u) {
+		out += fromUnits(u[start:end])
+	}
+	if start+240 < len(u) {
+		out += "…"
+	}
+	return out
+}

@@ -1,0 +1,77 @@
+package memory
+
+import (
+	"regexp"
+	"strings"
+)
+
+// secretPattern is one known credential shape. The regexes are the
+// reference's, ported unchanged (RE2's \b is the same ASCII word boundary).
+type secretPattern struct {
+	Label string
+	re    *regexp.Regexp
+}
+
+var secretPatterns = []secretPattern{
+	{"provider API key", regexp.MustCompile(`(?i)\bsk-[A-Za-z0-9_-]{16,}\b`)},
+	{"Stripe key", regexp.MustCompile(`\b(?:sk|rk)_live_[A-Za-z0-9]{16,}\b`)},
+	{"npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{20,}\b`)},
+	{"Hugging Face token", regexp.MustCompile(`\bhf_[A-Za-z0-9]{20,}\b`)},
+	{"GitHub token", regexp.MustCompile(`\bgh[pors]_[A-Za-z0-9]{16,}\b`)},
+	{"GitHub token", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{16,}\b`)},
+	{"Google API key", regexp.MustCompile(`\bAIza[A-Za-z0-9_-]{16,}\b`)},
+	{"Slack token", regexp.MustCompile(`\bxox[baprs]-[A-Za-z0-9-]{10,}\b`)},
+	{"AWS access key", regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`)},
+	{"private key", regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`)},
+}
+
+// DetectSecrets returns the labels of every known secret shape found in
+// text, de-duplicated, in pattern order.
+func DetectSecrets(texts ...string) []string {
+	var labels []string
+	for _, p := range secretPatterns {
+		if containsLabel(labels, p.Label) {
+			continue
+		}
+		for _, t := range texts {
+			if p.re.MatchString(t) {
+				labels = append(labels, p.Label)
+				break
+			}
+		}
+	}
+	return labels
+}
+
+func containsLabel(labels []string, l string) bool {
+	for _, x := range labels {
+		if x == l {
+			return true
+		}
+	}
+	return false
+}
+
+// scanForm is what the reference scans: the compact JSON of the normalized
+// memory in camelCase order, body included.
+func scanForm(m *Memory) string { return MarshalCompact(m.Full()) }
+
+// secretsOnRead applies exactly the reference rule (JSON form only), so
+// both implementations quarantine the same files.
+func secretsOnRead(m *Memory) []string { return DetectSecrets(scanForm(m)) }
+
+// secretsOnWrite also scans every raw field value. JSON escapes a line
+// break or tab before a token as \n, \r or \t, whose letter defeats \b, so
+// the reference misses tokens at the start of a body line; scanning the raw
+// values closes that gap. It only ever refuses more than the reference.
+func secretsOnWrite(m *Memory) []string {
+	texts := []string{scanForm(m), m.Title, m.SourceHarness, m.Body}
+	texts = append(texts, m.TargetHarnesses...)
+	texts = append(texts, m.Tags...)
+	texts = append(texts, m.Links...)
+	return DetectSecrets(texts...)
+}
+
+func secretError(labels []string) *Error {
+	return newErr(CodeSecret, "Refusing to save memory containing a suspected secret ("+strings.Join(labels, ", ")+").")
+}
