@@ -1,7 +1,20 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // run is the whole program: it dispatches registered command groups by their
@@ -15,7 +28,279 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runEchoes(args, stdin, stdout, stderr)
 }
 
+const usageText = `usage: git echoes [--workspace PATH] [--agent NAME] [--adapter-version V] <command> [options]
+
+EchoesVault Protocol 1.0.0 runtime commands:
+  init | migrate | upgrade          create or upgrade the vault and agent adapters
+  protocol                          report engine, adapter and protocol versions
+  configure-agents                  repair generated agent adapters
+  inspect | status [--format json|card]
+                                    read-only health report
+  hydrate                           refresh the ignored index and local state
+  start [--recent N]                refresh the index and print the session context
+  search QUERY [--limit N]          literal case-insensitive search of page bodies
+  append [--payload PATH|-]         write one unique scratchpad entry
+  upsert [--payload PATH|-]         create or replace one page (expectedSha256 for updates)
+  end --confirm-explicit-user-end [--payload PATH|-]
+                                    finalize the session (explicit user request only)
+  hash FILENAME                     SHA-256 of a page's current text
+  rebuild-index                     validate pages and regenerate index.md
+`
+
+// usageError is a command-line usage problem: usage text on stderr, exit 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// globals are the runtime's global options, accepted before the command.
+type globals struct {
+	workspace      string
+	agent          *string
+	adapterVersion *string
+}
+
 func runEchoes(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	io.WriteString(stderr, "not implemented yet\n")
+	g, rest, err := parseGlobals(args)
+	if err == pflag.ErrHelp {
+		io.WriteString(stdout, usageText)
+		return 0
+	}
+	if err != nil {
+		return usage(stderr, err.Error())
+	}
+	if len(rest) == 0 {
+		return usage(stderr, "the following arguments are required: command")
+	}
+	cmd, cmdArgs := rest[0], rest[1:]
+	spec, ok := runtimeCommands[cmd]
+	if !ok {
+		return usage(stderr, fmt.Sprintf("argument command: invalid choice: %s", jsonx.ReprString(cmd)))
+	}
+	fs := pflag.NewFlagSet(cmd, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	opts := spec.flags(fs)
+	positional, err := parseCommandArgs(fs, cmdArgs)
+	if err == pflag.ErrHelp {
+		fmt.Fprintf(stdout, "usage: git echoes %s %s\n", cmd, spec.synopsis)
+		return 0
+	}
+	if err != nil {
+		return usage(stderr, err.Error())
+	}
+	if len(positional) != spec.positionals {
+		if len(positional) < spec.positionals {
+			return usage(stderr, "the following arguments are required: "+spec.positionalName)
+		}
+		return usage(stderr, "unrecognized arguments: "+strings.Join(positional[spec.positionals:], " "))
+	}
+	eng, err := gitvault.Open(gitvault.Options{Workspace: g.workspace, Agent: g.agent, AdapterVersion: g.adapterVersion})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	out, err := spec.run(&invocation{eng: eng, opts: opts, positional: positional, stdin: stdin})
+	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return usage(stderr, ue.msg)
+		}
+		return fail(stderr, err)
+	}
+	io.WriteString(stdout, out)
+	return 0
+}
+
+func parseGlobals(args []string) (globals, []string, error) {
+	fs := pflag.NewFlagSet("git echoes", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SetInterspersed(false)
+	workspace := fs.String("workspace", "", "workspace directory (default: current directory)")
+	agent := fs.String("agent", "", "calling agent name")
+	adapter := fs.String("adapter-version", "", "calling adapter version")
+	if err := fs.Parse(args); err != nil {
+		return globals{}, nil, err
+	}
+	g := globals{workspace: *workspace}
+	if fs.Changed("agent") {
+		g.agent = agent
+	}
+	if fs.Changed("adapter-version") {
+		g.adapterVersion = adapter
+	}
+	return g, fs.Args(), nil
+}
+
+// negativeNumber matches what argparse treats as a positional despite its
+// leading dash.
+var negativeNumber = regexp.MustCompile(`^-\d+$|^-\d*\.\d+$`)
+
+// parseCommandArgs parses command options and returns the positionals.
+// Arguments that argparse would take as positionals although they start with
+// a dash (negative numbers, anything containing a space) are kept as such.
+func parseCommandArgs(fs *pflag.FlagSet, args []string) ([]string, error) {
+	var flagArgs, positional []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			positional = append(positional, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(a, "-") && a != "-" && !negativeNumber.MatchString(a) && !strings.Contains(a, " "):
+			flagArgs = append(flagArgs, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") {
+				if f := fs.Lookup(name); f != nil && f.NoOptDefVal == "" && i+1 < len(args) {
+					flagArgs = append(flagArgs, args[i+1])
+					i++
+				}
+			}
+		default:
+			positional = append(positional, a)
+		}
+	}
+	if err := fs.Parse(flagArgs); err != nil {
+		return nil, err
+	}
+	return append(positional, fs.Args()...), nil
+}
+
+func usage(stderr io.Writer, msg string) int {
+	fmt.Fprintf(stderr, "%s\ngit echoes: error: %s\n", strings.TrimRight(usageText, "\n"), msg)
 	return 2
+}
+
+// fail prints an expected error in the reference's compact JSON shape.
+func fail(stderr io.Writer, err error) int {
+	msg := err.Error()
+	var ve *gitvault.Error
+	if errors.As(err, &ve) {
+		msg = ve.Msg
+	}
+	io.WriteString(stderr, jsonx.Compact(jsonx.ObjectValue(jsonx.NewObj().
+		Set("ok", jsonx.Boolean(false)).Set("error", jsonx.Str(msg))))+"\n")
+	return 2
+}
+
+// invocation carries one parsed runtime command.
+type invocation struct {
+	eng        *gitvault.Engine
+	opts       map[string]*string
+	positional []string
+	stdin      io.Reader
+}
+
+func (inv *invocation) flag(name string) string { return *inv.opts[name] }
+
+// payload returns the loader for --payload (stdin for "-").
+func (inv *invocation) payload() gitvault.Payload {
+	src := inv.flag("payload")
+	return func() ([]byte, error) {
+		if src == "-" {
+			var buf bytes.Buffer
+			_, err := io.Copy(&buf, inv.stdin)
+			return buf.Bytes(), err
+		}
+		return os.ReadFile(expandHome(src))
+	}
+}
+
+func expandHome(p string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, p[1:])
+		}
+	}
+	return p
+}
+
+// intFlag parses --recent/--limit with Python int() syntax.
+func (inv *invocation) intFlag(name string) (int, error) {
+	n, err := pytext.ParseInt(inv.flag(name))
+	if err != nil {
+		return 0, &usageError{fmt.Sprintf("argument --%s: invalid int value: %s", name, jsonx.ReprString(inv.flag(name)))}
+	}
+	return n, nil
+}
+
+type runtimeCommand struct {
+	synopsis       string
+	positionals    int
+	positionalName string
+	flags          func(fs *pflag.FlagSet) map[string]*string
+	run            func(inv *invocation) (string, error)
+}
+
+func noFlags(*pflag.FlagSet) map[string]*string { return map[string]*string{} }
+
+func payloadFlags(fs *pflag.FlagSet) map[string]*string {
+	return map[string]*string{"payload": fs.String("payload", "-", "JSON payload file, or - for stdin")}
+}
+
+func jsonOut(v jsonx.Value, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	return jsonx.Pretty(v), nil
+}
+
+var runtimeCommands = map[string]runtimeCommand{}
+
+func init() {
+	install := func(op string) runtimeCommand {
+		return runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) { return jsonOut(inv.eng.Install(op)) }}
+	}
+	runtimeCommands["init"] = install("init")
+	runtimeCommands["migrate"] = install("migrate")
+	runtimeCommands["upgrade"] = install("upgrade")
+	runtimeCommands["protocol"] = runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) {
+		return jsonx.Pretty(inv.eng.Protocol()), nil
+	}}
+	runtimeCommands["configure-agents"] = runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) {
+		return jsonOut(inv.eng.ConfigureAgents())
+	}}
+	runtimeCommands["hydrate"] = runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) {
+		return jsonOut(inv.eng.Hydrate())
+	}}
+	runtimeCommands["rebuild-index"] = runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) {
+		return jsonOut(inv.eng.RebuildIndex())
+	}}
+	runtimeCommands["start"] = runtimeCommand{synopsis: "[--recent N]",
+		flags: func(fs *pflag.FlagSet) map[string]*string {
+			return map[string]*string{"recent": fs.String("recent", "3", "number of recent daily entries (0..10)")}
+		},
+		run: func(inv *invocation) (string, error) {
+			n, err := inv.intFlag("recent")
+			if err != nil {
+				return "", err
+			}
+			return inv.eng.Start(n)
+		}}
+	runtimeCommands["search"] = runtimeCommand{synopsis: "QUERY [--limit N]", positionals: 1, positionalName: "query",
+		flags: func(fs *pflag.FlagSet) map[string]*string {
+			return map[string]*string{"limit": fs.String("limit", "100", "maximum results (1..500)")}
+		},
+		run: func(inv *invocation) (string, error) {
+			n, err := inv.intFlag("limit")
+			if err != nil {
+				return "", err
+			}
+			return jsonOut(inv.eng.Search(inv.positional[0], n))
+		}}
+	runtimeCommands["hash"] = runtimeCommand{synopsis: "FILENAME", positionals: 1, positionalName: "filename", flags: noFlags,
+		run: func(inv *invocation) (string, error) { return jsonOut(inv.eng.Hash(inv.positional[0])) }}
+	runtimeCommands["append"] = runtimeCommand{synopsis: "[--payload PATH|-]", flags: payloadFlags,
+		run: func(inv *invocation) (string, error) { return jsonOut(inv.eng.Append(inv.payload())) }}
+	runtimeCommands["upsert"] = runtimeCommand{synopsis: "[--payload PATH|-]", flags: payloadFlags,
+		run: func(inv *invocation) (string, error) { return jsonOut(inv.eng.Upsert(inv.payload())) }}
+	runtimeCommands["end"] = runtimeCommand{synopsis: "--confirm-explicit-user-end [--payload PATH|-]",
+		flags: func(fs *pflag.FlagSet) map[string]*string {
+			m := payloadFlags(fs)
+			// A boolean flag: NoOptDefVal makes "--confirm-explicit-user-end"
+			// alone mean "true", and the value is read back as a string.
+			m["confirm-explicit-user-end"] = fs.String("confirm-explicit-user-end", "", "required: the user explicitly asked to end the session")
+			fs.Lookup("confirm-explicit-user-end").NoOptDefVal = "true"
+			return m
+		},
+		run: func(inv *invocation) (string, error) {
+			return jsonOut(inv.eng.End(inv.payload(), inv.flag("confirm-explicit-user-end") == "true"))
+		}}
 }

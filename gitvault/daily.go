@@ -1,0 +1,96 @@
+package gitvault
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pytext"
+)
+
+// Daily entry kinds.
+const (
+	KindScratchpad = "scratchpad"
+	KindSession    = "session"
+)
+
+// now is the engine's clock; tests may replace it.
+var now = time.Now
+
+// LocalTimestamp formats t as the reference's local ISO timestamp with a
+// numeric offset (UTC prints +00:00, never Z).
+func LocalTimestamp(t time.Time) string { return t.Local().Format("2006-01-02T15:04:05-07:00") }
+
+// NormalizeAgent implements §13.3 for a candidate already known to be a string.
+func NormalizeAgent(name string) (string, error) {
+	folded := pytext.Casefold(pytext.Strip(name))
+	var b strings.Builder
+	inRun := false
+	for _, r := range folded {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '.' || r == '_' || r == '-' {
+			b.WriteRune(r)
+			inRun = false
+			continue
+		}
+		if !inRun {
+			b.WriteByte('-')
+			inRun = true
+		}
+	}
+	out := strings.Trim(b.String(), "-.")
+	if out == "" {
+		return "", errorf("Payload agent must contain at least one letter or number.")
+	}
+	return pytext.Truncate(out, AgentNameLimit), nil
+}
+
+// resolveAgent picks the payload agent when truthy, else the --agent flag,
+// and normalizes it. A nil result means no agent.
+func resolveAgent(payloadAgent jsonx.Value, hasPayloadAgent bool, flagAgent *string) (*string, error) {
+	var candidate jsonx.Value
+	switch {
+	case hasPayloadAgent && jsonx.Truthy(payloadAgent):
+		candidate = payloadAgent
+	case flagAgent != nil:
+		candidate = jsonx.Str(*flagAgent)
+	default:
+		return nil, nil
+	}
+	if candidate.Kind != jsonx.String || pytext.IsBlank(candidate.S) {
+		return nil, errorf("Payload agent must be a non-empty string when provided.")
+	}
+	name, err := NormalizeAgent(candidate.S)
+	if err != nil {
+		return nil, err
+	}
+	return &name, nil
+}
+
+// dailyEntry builds the path and content of a unique daily file (§13).
+func (ws *Workspace) dailyEntry(kind, text string, agent *string) (path string, content []byte, err error) {
+	utc := now().UTC()
+	var rnd [4]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return "", nil, wrapf(err, "Cannot generate a daily entry name: %s", err.Error())
+	}
+	stamp := fmt.Sprintf("%sT%s%06dZ", utc.Format("20060102"), utc.Format("150405"), utc.Nanosecond()/1000)
+	name := stamp + "-" + kind
+	if agent != nil {
+		name += "-" + *agent
+	}
+	name += "-" + hex.EncodeToString(rnd[:]) + ".md"
+	path = filepath.Join(ws.Daily, utc.Format("2006-01-02"), name)
+
+	word := strings.ToUpper(kind[:1]) + kind[1:]
+	var b strings.Builder
+	b.WriteString("### " + word + " — " + LocalTimestamp(now()) + "\n\n")
+	if agent != nil {
+		b.WriteString("Agent: `" + *agent + "`\n\n")
+	}
+	b.WriteString(pytext.Strip(text) + "\n")
+	return path, []byte(b.String()), nil
+}

@@ -1,0 +1,186 @@
+package gitvault
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pytext"
+)
+
+// Options are the runtime's global options.
+type Options struct {
+	Workspace      string  // --workspace; empty means the current directory
+	Agent          *string // --agent, nil when absent
+	AdapterVersion *string // --adapter-version, nil when absent
+}
+
+// Engine runs protocol commands against one resolved workspace.
+type Engine struct {
+	WS  *Workspace
+	opt Options
+}
+
+// Open resolves the workspace (CONFORMANCE-echoes §3). It writes nothing.
+func Open(opt Options) (*Engine, error) {
+	ws, err := ResolveWorkspace(opt.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{WS: ws, opt: opt}, nil
+}
+
+// Payload returns the raw bytes of a command's JSON payload. It is called only
+// after the command's marker check, as the reference does.
+type Payload func() ([]byte, error)
+
+// decodePayload parses a payload into a JSON object (§4.5).
+func decodePayload(load Payload) (*jsonx.Obj, error) {
+	data, err := load()
+	if err != nil {
+		return nil, wrapf(err, "Cannot read JSON payload: %s", osDetail(err))
+	}
+	text, err := pytext.DecodeText(data)
+	if err != nil {
+		return nil, wrapf(err, "Cannot read JSON payload: %s", err.Error())
+	}
+	v, err := jsonx.Decode(text)
+	if err != nil {
+		return nil, wrapf(err, "Cannot read JSON payload: %s", err.Error())
+	}
+	if v.Kind != jsonx.Object {
+		return nil, errorf("JSON payload must be an object.")
+	}
+	return v.Obj, nil
+}
+
+func field(o *jsonx.Obj, key string) jsonx.Value {
+	v, ok := o.Get(key)
+	if !ok {
+		return jsonx.NullValue()
+	}
+	return v
+}
+
+// TextHash is the page hash of §12: SHA-256 of the universal-newline text.
+func TextHash(text string) string {
+	sum := sha256.Sum256([]byte(pytext.UniversalNewlines(text)))
+	return hex.EncodeToString(sum[:])
+}
+
+// lockedMutation runs fn under the shared lock for a command that needs an
+// initialized vault: the marker is checked before anything is created, then
+// again inside the lock (another writer may have changed it meanwhile).
+func (e *Engine) lockedMutation(fn func(w *writer) (jsonx.Value, error)) (jsonx.Value, error) {
+	if err := e.WS.Gate(); err != nil {
+		return jsonx.Value{}, err
+	}
+	w, err := e.WS.acquire()
+	if err != nil {
+		return jsonx.Value{}, err
+	}
+	defer w.release()
+	if err := e.WS.Gate(); err != nil {
+		return jsonx.Value{}, err
+	}
+	return fn(w)
+}
+
+// flagAgent validates --agent before any write (the reference validates it
+// only while writing state, after other writes; see §14.3 Quirk).
+func (e *Engine) flagAgent() (*string, error) {
+	if e.opt.Agent == nil {
+		return nil, nil
+	}
+	return resolveAgent(jsonx.NullValue(), false, e.opt.Agent)
+}
+
+// render validates every page of the work tree and renders the index, with
+// proposed pages substituted or added.
+func (e *Engine) render(proposed []IndexPage) (*Index, error) {
+	src := dirSource{e.WS.Pages}
+	names, err := src.PageNames()
+	if err != nil {
+		return nil, wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, osDetail(err))
+	}
+	return renderIndex(readPages(src, names), proposed)
+}
+
+// RefreshResult is the indexRefresh object (§11.3).
+type RefreshResult struct {
+	Rebuilt           bool
+	MigratedSummaries []string
+	PageCount         int
+	SHA256            string
+}
+
+func (r RefreshResult) JSON() jsonx.Value {
+	return jsonx.ObjectValue(jsonx.NewObj().Set("rebuilt", jsonx.Boolean(r.Rebuilt)).
+		Set("migratedSummaries", jsonx.Strs(r.MigratedSummaries)).
+		Set("pageCount", jsonx.Int(int64(r.PageCount))).
+		Set("sha256", jsonx.Str(r.SHA256)))
+}
+
+// currentIndexText reads index.md as text; missing or unreadable counts as empty.
+func (ws *Workspace) currentIndexText() string {
+	data, err := os.ReadFile(ws.Index)
+	if err != nil {
+		return ""
+	}
+	text, err := pytext.DecodeText(data)
+	if err != nil {
+		return ""
+	}
+	return text
+}
+
+// refreshIndex renders and writes index.md only when it differs.
+func (w *writer) refreshIndex(idx *Index) (RefreshResult, error) {
+	res := RefreshResult{PageCount: len(idx.Pages), SHA256: idx.SHA256}
+	if w.ws.currentIndexText() != idx.Text {
+		if err := w.write(w.ws.Index, []byte(idx.Text)); err != nil {
+			return res, err
+		}
+		res.Rebuilt = true
+	}
+	return res, nil
+}
+
+// finishState writes the state at the end of a mutating command (§14.3).
+func (e *Engine) finishState(w *writer, st *State, stats Stats, agent *string) (*State, error) {
+	st.Initialized = true
+	st.Stats = stats
+	st.setWriter(agent, e.opt.AdapterVersion)
+	return st, w.writeState(st)
+}
+
+// pageTarget resolves a normalized page file name to its path, refusing a
+// symlinked page (§8.4).
+func (ws *Workspace) pageTarget(name string) (string, error) {
+	p := filepath.Join(ws.Pages, name)
+	if isSymlink(p) {
+		return "", errorf("Refusing to read or replace a symbolic-link page: %s", name)
+	}
+	return p, nil
+}
+
+// readPageText reads an existing page as text. exists is false when the
+// page file does not exist.
+func readPageText(path, name string) (text string, exists bool, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", true, wrapf(err, "Cannot read page %s: %s", name, osDetail(err))
+	}
+	text, err = pytext.DecodeText(data)
+	if err != nil {
+		return "", true, wrapf(err, "Cannot read page %s: invalid UTF-8", name)
+	}
+	return text, true, nil
+}

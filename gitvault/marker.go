@@ -1,0 +1,179 @@
+package gitvault
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pytext"
+)
+
+// canonicalMarker is the parsed canonical marker, for Python-equality checks.
+var canonicalMarker = mustDecode(CanonicalMarker)
+
+func mustDecode(s string) jsonx.Value {
+	v, err := jsonx.Decode(s)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// MarkerRead is the outcome of reading EchoesVault/.echoes-vault.json.
+type MarkerRead struct {
+	Exists bool
+	Value  jsonx.Value // valid only when Err == nil and Exists
+	Err    *Error      // "Invalid EchoesVault marker: ..." when unreadable or not an object
+}
+
+// ReadMarker reads the marker without interpreting its fields (§7.2).
+func (ws *Workspace) ReadMarker() MarkerRead {
+	data, err := os.ReadFile(ws.Marker)
+	if errors.Is(err, fs.ErrNotExist) {
+		return MarkerRead{}
+	}
+	if err != nil {
+		return MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", osDetail(err))}
+	}
+	text, err := pytext.DecodeText(data)
+	if err != nil {
+		return MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
+	}
+	v, err := jsonx.Decode(text)
+	if err != nil {
+		return MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
+	}
+	if v.Kind != jsonx.Object {
+		return MarkerRead{Exists: true, Err: errorf("Invalid EchoesVault marker: root must be an object.")}
+	}
+	return MarkerRead{Exists: true, Value: v}
+}
+
+func (m MarkerRead) field(key string) jsonx.Value {
+	if m.Value.Obj == nil {
+		return jsonx.NullValue()
+	}
+	v, ok := m.Value.Obj.Get(key)
+	if !ok {
+		return jsonx.NullValue()
+	}
+	return v
+}
+
+// ProtocolValue returns the marker's protocolVersion (null when absent).
+func (m MarkerRead) ProtocolValue() jsonx.Value { return m.field("protocolVersion") }
+
+var markerFields = []string{"generatedIndex", "dailyLayout", "runtime", "requiredFrontmatter"}
+
+// check applies the gate's field checks (§7.3 steps 2-4) and returns the
+// gate message and the health message (§18.4) for the first failure.
+func (m MarkerRead) check() (gate, health string) {
+	pv := m.field("protocolVersion")
+	if !jsonx.Equal(pv, jsonx.Str(ProtocolVersion)) {
+		r := jsonx.Repr(pv)
+		return "Unsupported EchoesVault protocol " + r + "; this runtime supports 1.0.0. Upgrade the agent adapter before writing.",
+			"unsupported marker protocol: " + r
+	}
+	sv := m.field("schemaVersion")
+	if !jsonx.Equal(sv, jsonx.Int(MarkerSchemaVersion)) {
+		r := jsonx.Repr(sv)
+		return "Unsupported EchoesVault marker schema " + r + "; this engine supports schema 3. Run init or migrate explicitly.",
+			"unsupported marker schema: " + r
+	}
+	for _, key := range markerFields {
+		want, _ := canonicalMarker.Obj.Get(key)
+		if !jsonx.Equal(m.field(key), want) {
+			return "Invalid EchoesVault marker field '" + key + "'. Run init or migrate explicitly.",
+				"invalid marker field: " + key
+		}
+	}
+	return "", ""
+}
+
+// Valid reports whether the marker exists, parses and passes every check.
+func (m MarkerRead) Valid() bool {
+	if !m.Exists || m.Err != nil {
+		return false
+	}
+	g, _ := m.check()
+	return g == ""
+}
+
+// Gate is the check every command that needs an initialized vault runs
+// first (§7.3). It writes nothing.
+func (ws *Workspace) Gate() error {
+	m := ws.ReadMarker()
+	if !m.Exists {
+		if ws.LegacyVaultDetected() {
+			return errorf("Legacy EchoesVault detected. Run the echoes-init workflow to migrate it.")
+		}
+		return errorf("EchoesVault is not initialized. Run the echoes-init workflow first.")
+	}
+	if m.Err != nil {
+		return m.Err
+	}
+	if g, _ := m.check(); g != "" {
+		return errorf("%s", g)
+	}
+	return nil
+}
+
+// LegacyVaultDetected implements §7.5.
+func (ws *Workspace) LegacyVaultDetected() bool {
+	if isRegular(ws.Marker) {
+		return false
+	}
+	if isRegular(ws.Index) {
+		return true
+	}
+	if names, err := listPageNames(ws.Pages); err == nil && len(names) > 0 {
+		return true
+	}
+	found := false
+	walkDaily(ws.Daily, func(string) bool { found = true; return false })
+	return found
+}
+
+// MarkerJSON is health's and protocol's marker object (§18.4).
+func (m MarkerRead) JSON() jsonx.Value {
+	o := jsonx.NewObj()
+	switch {
+	case !m.Exists:
+		o.Set("exists", jsonx.Boolean(false)).Set("valid", jsonx.Boolean(false)).
+			Set("value", jsonx.NullValue()).Set("error", jsonx.Str("initialization marker is missing"))
+	case m.Err != nil:
+		o.Set("exists", jsonx.Boolean(true)).Set("valid", jsonx.Boolean(false)).
+			Set("value", jsonx.NullValue()).Set("error", jsonx.Str(m.Err.Msg))
+	default:
+		_, h := m.check()
+		o.Set("exists", jsonx.Boolean(true)).Set("valid", jsonx.Boolean(h == "")).Set("value", m.Value)
+		if h == "" {
+			o.Set("error", jsonx.NullValue())
+		} else {
+			o.Set("error", jsonx.Str(h))
+		}
+	}
+	return jsonx.ObjectValue(o)
+}
+
+// writeMarker implements §7.4 for init/migrate/upgrade/configure-agents.
+// It returns whether the file was (re)written.
+func (w *writer) writeMarker() (bool, error) {
+	m := w.ws.ReadMarker()
+	if m.Err != nil {
+		// An unreadable marker may be a conflicted or foreign file: never
+		// overwrite it silently.
+		return false, m.Err
+	}
+	if m.Exists {
+		pv := m.ProtocolValue()
+		if pv.Kind != jsonx.Null && !jsonx.Equal(pv, jsonx.Str(ProtocolVersion)) {
+			return false, errorf("Unsupported EchoesVault protocol %s; this runtime supports 1.0.0. Upgrade the agent adapter before writing.", jsonx.Repr(pv))
+		}
+		if jsonx.Equal(m.Value, canonicalMarker) {
+			return false, nil
+		}
+	}
+	return true, w.write(w.ws.Marker, []byte(CanonicalMarker))
+}

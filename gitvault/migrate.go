@@ -1,0 +1,105 @@
+package gitvault
+
+import (
+	"path/filepath"
+
+	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"strings"
+)
+
+// migrationPlan is a validated legacy summary migration (§17): the pages to
+// rewrite with an injected summary, and the index that results.
+type migrationPlan struct {
+	pages []preparedPage
+	index *Index
+}
+
+// planMigration validates the whole migration without writing (§17 steps
+// 1-3). Every error is collected and reported at once.
+func (e *Engine) planMigration() (*migrationPlan, error) {
+	src := dirSource{e.WS.Pages}
+	names, err := src.PageNames()
+	if err != nil {
+		return nil, wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, osDetail(err))
+	}
+	texts := readPages(src, names)
+	for _, t := range texts {
+		if t.Err != nil {
+			return nil, wrapf(t.Err, "Cannot read page %s: %s", t.Name, readDetail(t.Err))
+		}
+	}
+	if err := checkCollisions(names); err != nil {
+		return nil, err
+	}
+	descriptions := legacyDescriptions(e.WS.currentIndexText())
+	var problems []string
+	var migrated []preparedPage
+	for _, t := range texts {
+		page, err := ParsePage(t.Text, false)
+		if err != nil {
+			problems = append(problems, t.Name+": "+err.Error())
+			continue
+		}
+		if page.HasSummary {
+			continue
+		}
+		stem := PageStem(t.Name)
+		desc, ok := descriptions[stem]
+		if !ok || desc == "" {
+			problems = append(problems, t.Name+": missing summary and no legacy index description is available")
+			continue
+		}
+		summary, err := NormalizeSummary(jsonx.Str(desc), stem)
+		if err == nil {
+			page, err = InjectSummary(page, summary)
+		}
+		if err != nil {
+			problems = append(problems, t.Name+": "+err.Error())
+			continue
+		}
+		migrated = append(migrated, preparedPage{IndexPage: IndexPage{Name: t.Name, Page: page}, Path: filepath.Join(e.WS.Pages, t.Name), Existed: true})
+	}
+	if len(problems) > 0 {
+		return nil, errorf("Index metadata errors: %s", strings.Join(problems, "; "))
+	}
+	proposed := make([]IndexPage, len(migrated))
+	for i, p := range migrated {
+		proposed[i] = p.IndexPage
+	}
+	idx, err := renderIndex(texts, proposed)
+	if err != nil {
+		return nil, err
+	}
+	return &migrationPlan{pages: migrated, index: idx}, nil
+}
+
+// legacyDescriptions maps raw slugs of the existing index to descriptions,
+// dropping every slug that appears more than once as ambiguous.
+func legacyDescriptions(indexText string) map[string]string {
+	out := map[string]string{}
+	dup := map[string]bool{}
+	for _, row := range ParseIndexRows(indexText) {
+		if _, seen := out[row.Slug]; seen {
+			dup[row.Slug] = true
+		}
+		out[row.Slug] = row.Description
+	}
+	for slug := range dup {
+		delete(out, slug)
+	}
+	return out
+}
+
+// applyMigration writes the migrated pages, then refreshes the index.
+func (w *writer) applyMigration(plan *migrationPlan) (RefreshResult, *Index, error) {
+	var names []string
+	for _, p := range plan.pages {
+		if err := w.write(p.Path, []byte(p.Page.Text)); err != nil {
+			return RefreshResult{}, nil, err
+		}
+		names = append(names, p.Name)
+	}
+	res, err := w.refreshIndex(plan.index)
+	res.MigratedSummaries = names
+	return res, plan.index, err
+}

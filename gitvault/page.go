@@ -1,0 +1,134 @@
+package gitvault
+
+import (
+	"strings"
+
+	"github.com/git-echoes/git-echoes/internal/frontmatter"
+	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pytext"
+)
+
+// Page is a parsed knowledge page (CONFORMANCE-echoes §9).
+type Page struct {
+	Text       string // strip(content) + "\n": the bytes a writer stores
+	Type       string
+	Status     string // casefolded
+	Summary    string // normalized (§10); empty when HasSummary is false
+	HasSummary bool
+	block      *frontmatter.Block
+}
+
+// Deprecated reports the standardized deprecated status.
+func (p *Page) Deprecated() bool { return p.Status == "deprecated" }
+
+// ParsePage validates page content. With requireSummary false (legacy paths)
+// a page without a valued summary is accepted with HasSummary false.
+func ParsePage(content string, requireSummary bool) (*Page, error) {
+	if pytext.IsBlank(content) {
+		return nil, errorf("Page content must be a non-empty string.")
+	}
+	normalized := pytext.Strip(content) + "\n"
+	if hasConflictMarkerAnyNewline(normalized) {
+		return nil, errorf("Page contains unresolved Git conflict markers.")
+	}
+	block, err := frontmatter.Scan(normalized)
+	if err != nil {
+		return nil, errorf("%s", err.Error())
+	}
+	required := RequiredFrontmatter
+	if !requireSummary {
+		required = required[:3]
+	}
+	if missing := block.Missing(required); len(missing) > 0 {
+		return nil, errorf("%s", frontmatter.MissingError(missing).Error())
+	}
+	p := &Page{Text: normalized, block: block}
+	if p.Type, err = decodeKey(block, "type"); err != nil {
+		return nil, err
+	}
+	status, err := decodeKey(block, "status")
+	if err != nil {
+		return nil, err
+	}
+	p.Status = pytext.Casefold(status)
+	if k, ok := block.Get("summary"); ok && k.Valued {
+		raw, err := frontmatter.DecodeScalar("summary", k.Raw)
+		if err != nil {
+			return nil, errorf("%s", err.Error())
+		}
+		if p.Summary, err = NormalizeSummary(jsonx.Str(raw), ""); err != nil {
+			return nil, err
+		}
+		p.HasSummary = true
+	}
+	return p, nil
+}
+
+func decodeKey(b *frontmatter.Block, key string) (string, error) {
+	k, _ := b.Get(key)
+	v, err := frontmatter.DecodeScalar(key, k.Raw)
+	if err != nil {
+		return "", errorf("%s", err.Error())
+	}
+	return v, nil
+}
+
+// NormalizeSummary implements §10. slug, when non-empty, must match an
+// index-row link wrapped around the value.
+func NormalizeSummary(v jsonx.Value, slug string) (string, error) {
+	if v.Kind != jsonx.String || pytext.IsBlank(v.S) {
+		return "", errorf("Page summary must be a non-empty single-line string.")
+	}
+	s := pytext.Strip(v.S)
+	if link, desc, ok := matchIndexRow(s); ok {
+		if slug != "" && link != slug {
+			return "", errorf("Index link [[%s]] does not match page [[%s]].", link, slug)
+		}
+		s = pytext.Strip(desc)
+	}
+	if strings.ContainsAny(s, "\n\r") {
+		return "", errorf("Page summary must fit on one line.")
+	}
+	s = strings.Join(pytext.Fields(s), " ")
+	if s == "" {
+		return "", errorf("Page summary cannot be empty.")
+	}
+	if n := pytext.Len(s); n > SummaryLimit {
+		return "", errorf("Page summary exceeds 160 characters (%d).", n)
+	}
+	if hasConflictMarker(s) {
+		return "", errorf("Page summary contains a Git conflict marker.")
+	}
+	return s, nil
+}
+
+// matchIndexRow matches ^- \[\[([^\]]+)\]\]:\s*(.*)$ against one string
+// (Python re.match: $ at the end or before a final "\n"; . excludes "\n").
+func matchIndexRow(s string) (link, desc string, ok bool) {
+	if !strings.HasPrefix(s, "- [[") {
+		return "", "", false
+	}
+	rest := s[4:]
+	end := strings.IndexByte(rest, ']')
+	if end <= 0 || !strings.HasPrefix(rest[end:], "]]:") {
+		return "", "", false
+	}
+	link = rest[:end]
+	desc = pytext.LStrip(rest[end+3:])
+	desc = strings.TrimSuffix(desc, "\n")
+	if strings.Contains(desc, "\n") {
+		return "", "", false
+	}
+	return link, desc, true
+}
+
+// InjectSummary inserts a quoted summary line before the closing delimiter
+// (§17 step 2b) and re-validates the page with the summary required.
+func InjectSummary(p *Page, summary string) (*Page, error) {
+	lines := pytext.SplitLines(p.Text)
+	out := make([]string, 0, len(lines)+1)
+	out = append(out, lines[:p.block.Close]...)
+	out = append(out, "summary: "+jsonx.Quote(summary))
+	out = append(out, lines[p.block.Close:]...)
+	return ParsePage(pytext.RStrip(strings.Join(out, "\n"))+"\n", true)
+}

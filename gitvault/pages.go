@@ -1,0 +1,146 @@
+package gitvault
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pytext"
+)
+
+// NormalizePageName turns a requested page name into its file name
+// (CONFORMANCE-echoes §8.1).
+func NormalizePageName(v jsonx.Value) (string, error) {
+	if v.Kind != jsonx.String || pytext.IsBlank(v.S) {
+		return "", errorf("Page filename must be a non-empty string.")
+	}
+	return normalizePageString(v.S)
+}
+
+func normalizePageString(raw string) (string, error) {
+	name := pytext.NFC(pytext.Strip(raw))
+	name = strings.TrimSuffix(name, ".md")
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || strings.Contains(name, "..") {
+		return "", errorf("Unsafe page filename: %s", jsonx.ReprString(raw))
+	}
+	if strings.HasPrefix(name, ".") {
+		return "", errorf("Hidden page filenames are not allowed.")
+	}
+	return name + ".md", nil
+}
+
+// pySuffix returns Python's PurePath.suffix and stem for a file name.
+func pySuffix(name string) (stem, suffix string) {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 || i == len(name)-1 {
+		return name, ""
+	}
+	return name[:i], name[i:]
+}
+
+// isPageFileName reports whether a directory entry name is a page (§8.2).
+func isPageFileName(name string) bool {
+	_, suffix := pySuffix(name)
+	return strings.EqualFold(suffix, ".md")
+}
+
+// PageStem returns the stem of a page file name.
+func PageStem(name string) string { stem, _ := pySuffix(name); return stem }
+
+// pageSortKey is the listing and index order key (§8.2, §11.1).
+type pageSortKey struct{ folded, nfc string }
+
+func sortKey(name string) pageSortKey {
+	n := pytext.NFC(name)
+	return pageSortKey{pytext.Casefold(n), n}
+}
+
+func (a pageSortKey) less(b pageSortKey) bool {
+	if a.folded != b.folded {
+		return a.folded < b.folded
+	}
+	return a.nfc < b.nfc
+}
+
+// sortPageNames sorts file names in listing order.
+func sortPageNames(names []string) {
+	keys := make(map[string]pageSortKey, len(names))
+	for _, n := range names {
+		keys[n] = sortKey(n)
+	}
+	sort.Slice(names, func(i, j int) bool { return keys[names[i]].less(keys[names[j]]) })
+}
+
+// listPageNames lists the page files of dir: direct regular non-symlink
+// children with a case-insensitive .md suffix, in listing order.
+func listPageNames(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		// ReadDir reports the entry's own type (no symlink following), so
+		// symlinks and directories are excluded without an extra stat.
+		if e.Type().IsRegular() && isPageFileName(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	sortPageNames(names)
+	return names, nil
+}
+
+// walkDaily calls fn with the vault-relative-to-daily slash path of every
+// regular non-symlink *.md file below daily/ (suffix case-sensitive), in
+// lexical walk order. fn returns false to stop.
+func walkDaily(dailyDir string, fn func(rel string) bool) {
+	stop := false
+	_ = filepath.WalkDir(dailyDir, func(p string, d fs.DirEntry, err error) error {
+		if stop {
+			return filepath.SkipAll
+		}
+		if err != nil {
+			if d != nil && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".md") {
+			rel, _ := filepath.Rel(dailyDir, p)
+			if !fn(filepath.ToSlash(rel)) {
+				stop = true
+				return filepath.SkipAll
+			}
+		}
+		return nil
+	})
+}
+
+func isRegular(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func isDirNoFollow(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
+}
+
+func isSymlink(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
+}
+
+// osDetail renders an OS error roughly as Python's str(OSError) does; the
+// wording of embedded OS messages is not contractual.
+func osDetail(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error() + ": " + jsonx.ReprString(pe.Path)
+	}
+	return err.Error()
+}

@@ -1,0 +1,175 @@
+package gitvault
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"regexp"
+	"strconv"
+
+	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pytext"
+)
+
+// RuntimeStatus describes .echoes-vault/echoes_vault.py (§18.5).
+type RuntimeStatus struct {
+	Exists, Recognized, Compatible, Current bool
+	Engine, Protocol                        *[3]int
+	Error                                   string
+	Text                                    string // the file read as text, when readable
+}
+
+var (
+	engineVersionRe   = regexp.MustCompile(`(?m)^ENGINE_VERSION = "(\d+)\.(\d+)\.(\d+)"$`)
+	pluginVersionRe   = regexp.MustCompile(`(?m)^PLUGIN_VERSION = "(\d+)\.(\d+)\.(\d+)"$`)
+	protocolVersionRe = regexp.MustCompile(`(?m)^PROTOCOL_VERSION = "(\d+)\.(\d+)\.(\d+)"$`)
+)
+
+func parseVersionLine(re *regexp.Regexp, text string) *[3]int {
+	m := re.FindStringSubmatch(text)
+	if m == nil {
+		return nil
+	}
+	var v [3]int
+	for i := 0; i < 3; i++ {
+		n, err := strconv.Atoi(m[i+1])
+		if err != nil {
+			return nil
+		}
+		v[i] = n
+	}
+	return &v
+}
+
+// VersionString prints a version triple as x.y.z.
+func VersionString(v *[3]int) string {
+	if v == nil {
+		return ""
+	}
+	return strconv.Itoa(v[0]) + "." + strconv.Itoa(v[1]) + "." + strconv.Itoa(v[2])
+}
+
+// CompareVersions compares two triples.
+func CompareVersions(a, b [3]int) int {
+	for i := 0; i < 3; i++ {
+		if a[i] != b[i] {
+			if a[i] < b[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+var (
+	protocolTriple = [3]int{1, 0, 0}
+	engineTriple   = [3]int{1, 1, 1}
+)
+
+// RuntimeStatus inspects the project runtime file without running it.
+func (ws *Workspace) RuntimeStatus() RuntimeStatus {
+	fi, err := os.Lstat(ws.Runtime)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink != 0 && !exists(ws.Runtime)) {
+		return RuntimeStatus{Error: "project runtime is missing"}
+	}
+	if err != nil {
+		return RuntimeStatus{Exists: true, Error: osDetail(err)}
+	}
+	if !fi.Mode().IsRegular() {
+		return RuntimeStatus{Exists: true, Error: "project runtime is not a regular file"}
+	}
+	data, err := os.ReadFile(ws.Runtime)
+	if err != nil {
+		return RuntimeStatus{Exists: true, Error: osDetail(err)}
+	}
+	text, err := pytext.DecodeText(data)
+	if err != nil {
+		return RuntimeStatus{Exists: true, Error: err.Error()}
+	}
+	rs := RuntimeStatus{Exists: true, Text: text}
+	rs.Engine = parseVersionLine(engineVersionRe, text)
+	if rs.Engine == nil {
+		rs.Engine = parseVersionLine(pluginVersionRe, text)
+	}
+	rs.Protocol = parseVersionLine(protocolVersionRe, text)
+	rs.Recognized = rs.Engine != nil && rs.Protocol != nil
+	rs.Compatible = rs.Protocol != nil && *rs.Protocol == protocolTriple
+	rs.Current = rs.Compatible && rs.Engine != nil && *rs.Engine == engineTriple
+	if !rs.Recognized {
+		rs.Error = "project runtime version metadata is missing"
+	}
+	return rs
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// JSON renders the projectRuntime object.
+func (rs RuntimeStatus) JSON() jsonx.Value {
+	ver := func(v *[3]int) jsonx.Value {
+		if v == nil {
+			return jsonx.NullValue()
+		}
+		return jsonx.Str(VersionString(v))
+	}
+	errV := jsonx.NullValue()
+	if rs.Error != "" {
+		errV = jsonx.Str(rs.Error)
+	}
+	return jsonx.ObjectValue(jsonx.NewObj().Set("exists", jsonx.Boolean(rs.Exists)).
+		Set("recognized", jsonx.Boolean(rs.Recognized)).
+		Set("engineVersion", ver(rs.Engine)).
+		Set("protocolVersion", ver(rs.Protocol)).
+		Set("compatible", jsonx.Boolean(rs.Compatible)).
+		Set("current", jsonx.Boolean(rs.Current)).
+		Set("error", errV))
+}
+
+// Protocol reports versions, marker and runtime (§15.2). Read-only; it works
+// without a marker.
+func (e *Engine) Protocol() jsonx.Value {
+	m := e.WS.ReadMarker()
+	vpv := jsonx.NullValue()
+	if m.Exists && m.Err == nil {
+		vpv = m.ProtocolValue()
+	}
+	return jsonx.ObjectValue(jsonx.NewObj().Set("ok", jsonx.Boolean(true)).
+		Set("managedAdapterVersion", jsonx.Str(ManagedAdapterVersion)).
+		Set("codexAdapterVersion", jsonx.Str(ManagedAdapterVersion)).
+		Set("engineVersion", jsonx.Str(EngineVersion)).
+		Set("supportedProtocolVersion", jsonx.Str(ProtocolVersion)).
+		Set("vaultProtocolVersion", vpv).
+		Set("marker", m.JSON()).
+		Set("projectRuntime", e.WS.RuntimeStatus().JSON()).
+		Set("runtime", jsonx.Str(e.WS.Runtime)).
+		Set("protocol", jsonx.Str(e.WS.Protocol)).
+		Set("commands", jsonx.Strs(Commands)))
+}
+
+// stateFileValid returns "" when the parsed state passes the §18.4 checks,
+// else the health error message.
+func stateFileValid(raw jsonx.Value) string {
+	if raw.Kind != jsonx.Object {
+		return "state root is not an object"
+	}
+	get := func(k string) jsonx.Value {
+		v, ok := raw.Obj.Get(k)
+		if !ok {
+			return jsonx.NullValue()
+		}
+		return v
+	}
+	if v := get("version"); !jsonx.Equal(v, jsonx.Int(StateSchemaVersion)) {
+		return "unsupported state version: " + jsonx.Repr(v)
+	}
+	if v := get("protocolVersion"); !jsonx.Equal(v, jsonx.Str(ProtocolVersion)) {
+		return "state protocol mismatch: " + jsonx.Repr(v)
+	}
+	if v := get("engineVersion"); !jsonx.Equal(v, jsonx.Str(EngineVersion)) {
+		return "state engine mismatch: " + jsonx.Repr(v)
+	}
+	if v := get("lastWriter"); v.Kind != jsonx.Object {
+		return "state lastWriter must be an object"
+	}
+	return ""
+}

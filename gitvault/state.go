@@ -1,0 +1,150 @@
+package gitvault
+
+import (
+	"os"
+
+	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pytext"
+)
+
+// Stats are the live vault counts recorded in state and reported by health.
+type Stats struct{ TotalPages, TotalDailyLogs, DeprecatedPages int }
+
+// State is .echoes-vault/state.json (CONFORMANCE-echoes §14). It is local,
+// ignored by Git and never authoritative.
+type State struct {
+	Initialized bool
+	// Session values are copied from disk whatever their JSON type.
+	Started, Saved, LastStart, LastSave jsonx.Value
+	Stats                               Stats
+	WriterAgent, WriterAdapter          *string
+}
+
+func defaultState() *State {
+	return &State{Started: jsonx.Boolean(false), Saved: jsonx.Boolean(false), LastStart: jsonx.NullValue(), LastSave: jsonx.NullValue()}
+}
+
+type stateSource struct {
+	path, legacyAgent string
+}
+
+// ReadState reads the state with legacy import in the documented priority
+// (§14.2). It never fails: unusable sources fall through to the defaults.
+func (ws *Workspace) ReadState() *State {
+	sources := []stateSource{{ws.State, ""}, {ws.LegacyOpenCodeState, "opencode"}, {ws.LegacyCodexState, "codex"}}
+	for _, src := range sources {
+		data, err := os.ReadFile(src.path)
+		if err != nil {
+			continue
+		}
+		text, err := pytext.DecodeText(data)
+		if err != nil {
+			continue
+		}
+		raw, err := jsonx.Decode(text)
+		if err != nil {
+			continue
+		}
+		return stateFromRaw(raw, src.legacyAgent)
+	}
+	return defaultState()
+}
+
+func stateFromRaw(raw jsonx.Value, legacyAgent string) *State {
+	st := defaultState()
+	if raw.Kind != jsonx.Object {
+		return st
+	}
+	get := func(o *jsonx.Obj, k string) (jsonx.Value, bool) { return o.Get(k) }
+	if v, ok := get(raw.Obj, "initialized"); ok {
+		st.Initialized = jsonx.Truthy(v)
+	}
+	if sess, ok := get(raw.Obj, "session"); ok && sess.Kind == jsonx.Object {
+		for key, dst := range map[string]*jsonx.Value{"started": &st.Started, "saved": &st.Saved, "lastStart": &st.LastStart, "lastSave": &st.LastSave} {
+			if v, ok := sess.Obj.Get(key); ok {
+				*dst = v
+			}
+		}
+	}
+	if lw, ok := get(raw.Obj, "lastWriter"); ok && lw.Kind == jsonx.Object {
+		st.WriterAgent = nonEmptyString(lw.Obj, "agent")
+		st.WriterAdapter = nonEmptyString(lw.Obj, "adapterVersion")
+	} else if legacyAgent != "" {
+		agent := legacyAgent
+		st.WriterAgent = &agent
+		if pv, ok := raw.Obj.Get("pluginVersion"); ok && pv.Kind == jsonx.String {
+			s := pv.S
+			st.WriterAdapter = &s
+		}
+	}
+	return st
+}
+
+func nonEmptyString(o *jsonx.Obj, key string) *string {
+	if v, ok := o.Get(key); ok && v.Kind == jsonx.String && v.S != "" {
+		s := v.S
+		return &s
+	}
+	return nil
+}
+
+func optString(s *string) jsonx.Value {
+	if s == nil {
+		return jsonx.NullValue()
+	}
+	return jsonx.Str(*s)
+}
+
+// JSON renders the state in the schema-4 shape and key order.
+func (st *State) JSON() jsonx.Value {
+	session := jsonx.NewObj().Set("started", st.Started).Set("saved", st.Saved).
+		Set("lastStart", st.LastStart).Set("lastSave", st.LastSave)
+	stats := jsonx.NewObj().Set("totalPages", jsonx.Int(int64(st.Stats.TotalPages))).
+		Set("totalDailyLogs", jsonx.Int(int64(st.Stats.TotalDailyLogs))).
+		Set("deprecatedPages", jsonx.Int(int64(st.Stats.DeprecatedPages)))
+	writer := jsonx.NewObj().Set("agent", optString(st.WriterAgent)).Set("adapterVersion", optString(st.WriterAdapter))
+	return jsonx.ObjectValue(jsonx.NewObj().
+		Set("version", jsonx.Int(StateSchemaVersion)).
+		Set("protocolVersion", jsonx.Str(ProtocolVersion)).
+		Set("engineVersion", jsonx.Str(EngineVersion)).
+		Set("initialized", jsonx.Boolean(st.Initialized)).
+		Set("session", jsonx.ObjectValue(session)).
+		Set("stats", jsonx.ObjectValue(stats)).
+		Set("lastWriter", jsonx.ObjectValue(writer)))
+}
+
+// setWriter records the writing agent (already normalized) and adapter version.
+func (st *State) setWriter(agent *string, adapterVersion *string) {
+	if agent == nil {
+		return
+	}
+	a := *agent
+	st.WriterAgent = &a
+	st.WriterAdapter = nil
+	if adapterVersion != nil && !pytext.IsBlank(*adapterVersion) {
+		v := *adapterVersion
+		st.WriterAdapter = &v
+	}
+}
+
+// countDailyLogs counts regular non-symlink *.md files below daily/.
+func (ws *Workspace) countDailyLogs() int {
+	n := 0
+	walkDaily(ws.Daily, func(string) bool { n++; return true })
+	return n
+}
+
+// statsFromIndex derives the live counts from a successful render.
+func (ws *Workspace) statsFromIndex(idx *Index) Stats {
+	st := Stats{TotalPages: len(idx.Pages), TotalDailyLogs: ws.countDailyLogs()}
+	for _, p := range idx.Pages {
+		if p.Page.Deprecated() {
+			st.DeprecatedPages++
+		}
+	}
+	return st
+}
+
+func (w *writer) writeState(st *State) error {
+	return w.write(w.ws.State, []byte(jsonx.Pretty(st.JSON())))
+}

@@ -1,0 +1,86 @@
+package gitvault
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/git-echoes/git-echoes/internal/fsx"
+)
+
+// lockBusyMessage is the reference's lock timeout message.
+const lockBusyMessage = "Another EchoesVault operation is still running. Retry after it finishes."
+
+// writer performs the durable writes of one mutating command while holding
+// the shared lock. Every write re-checks lock ownership first, so a process
+// whose lock was taken over as stale stops instead of racing another writer.
+type writer struct {
+	ws   *Workspace
+	lock *fsx.Lock
+}
+
+// lockOptions is variable so tests can shorten the wait.
+var lockOptions = fsx.DefaultLockOptions()
+
+func (ws *Workspace) acquire() (*writer, error) {
+	lock, err := fsx.AcquireLock(ws.Lock, lockOptions)
+	if err != nil {
+		if errors.Is(err, fsx.ErrLockBusy) {
+			return nil, wrapf(err, lockBusyMessage)
+		}
+		return nil, wrapf(err, "Cannot acquire EchoesVault lock %s: %s", ws.Lock, osDetail(err))
+	}
+	return &writer{ws: ws, lock: lock}, nil
+}
+
+func (w *writer) release() { _ = w.lock.Release() }
+
+// write atomically replaces path, refusing symlinked targets.
+func (w *writer) write(path string, data []byte) error {
+	if err := w.lock.Verify(); err != nil {
+		return wrapf(err, lockBusyMessage)
+	}
+	if err := fsx.WriteFileAtomic(path, data); err != nil {
+		var se *fsx.SymlinkError
+		if errors.As(err, &se) {
+			return wrapf(err, "Refusing to replace a symbolic link: %s", path)
+		}
+		return wrapf(err, "Cannot write %s: %s", path, osDetail(err))
+	}
+	return nil
+}
+
+// create writes a new file that must not exist yet (daily entries).
+func (w *writer) create(path string, data []byte) error {
+	if err := w.lock.Verify(); err != nil {
+		return wrapf(err, lockBusyMessage)
+	}
+	if err := fsx.CreateFileExclusive(path, data); err != nil {
+		return wrapf(err, "Cannot write %s: %s", path, osDetail(err))
+	}
+	return nil
+}
+
+func (w *writer) mkdirs(dirs ...string) error {
+	for _, d := range dirs {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return wrapf(err, "Cannot create directory %s: %s", d, osDetail(err))
+		}
+	}
+	return nil
+}
+
+// dirSource is the work-tree page source.
+type dirSource struct{ dir string }
+
+func (d dirSource) PageNames() ([]string, error) {
+	names, err := listPageNames(d.dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	return names, err
+}
+
+func (d dirSource) ReadPage(name string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(d.dir, name))
+}
