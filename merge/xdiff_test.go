@@ -1,0 +1,82 @@
+package merge
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var hunkHeaderRe = regexp.MustCompile(`(?m)^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
+
+// gitDiffScript runs `git diff --no-index -U0` with git's plain Myers
+// algorithm and returns its hunks in diffLines' form.
+func gitDiffScript(t *testing.T, dir, a, b string) []change {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "a"), []byte(a), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b"), []byte(b), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("git", "diff", "--no-index", "-U0", "--no-indent-heuristic",
+		"--diff-algorithm=myers", "--no-color", "--no-ext-diff", "a", "b")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir,
+		"GIT_CONFIG_GLOBAL="+filepath.Join(dir, "gitconfig"), "GIT_CONFIG_NOSYSTEM=1")
+	out, _ := cmd.Output() // exit 1 means "differences"
+	var script []change
+	for _, m := range hunkHeaderRe.FindAllStringSubmatch(string(out), -1) {
+		num := func(s string, def int) int {
+			if s == "" {
+				return def
+			}
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				t.Fatalf("bad hunk header %q", m[0])
+			}
+			return n
+		}
+		c := change{i1: num(m[1], 0), chg1: num(m[2], 1), i2: num(m[3], 0), chg2: num(m[4], 1)}
+		// -U0 headers name the line before an empty range.
+		if c.chg1 > 0 {
+			c.i1--
+		}
+		if c.chg2 > 0 {
+			c.i2--
+		}
+		script = append(script, c)
+	}
+	return script
+}
+
+func TestDiffLinesMatchesGitMyers(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	r := rand.New(rand.NewPCG(42, 4242))
+	dir := t.TempDir()
+	n := 400
+	if testing.Short() {
+		n = 100
+	}
+	for i := range n {
+		base := genBase(r)
+		for range r.IntN(12) {
+			base = append(base, genLine(r))
+		}
+		a := render(r, base, true)
+		b := render(r, mutate(r, mutate(r, base)), false)
+		want := gitDiffScript(t, dir, a, b)
+		got := diffLines(splitLines(a), splitLines(b))
+		if fmt.Sprint(got) != fmt.Sprint(want) && !(len(got) == 0 && len(want) == 0) {
+			t.Errorf("case %d: a=%q b=%q\n got %v\nwant %v", i, a, b, got, want)
+		}
+	}
+	_ = strings.Join
+}
