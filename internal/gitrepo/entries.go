@@ -1,0 +1,251 @@
+package gitrepo
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Entry is a file of the index or of a commit tree.
+type Entry struct {
+	Path string            // slash-separated, relative to the top
+	Mode filemode.FileMode // Regular, Executable, Symlink or Submodule
+	// Stage is 0 for a normal index entry; 1 (base), 2 (ours) and 3
+	// (theirs) for an unresolved conflict. Always 0 for tree entries.
+	Stage int
+	Hash  string // hex object id
+	// IntentToAdd marks `git add -N` entries: tracked, but with no content
+	// staged yet (their blob is the empty blob).
+	IntentToAdd bool
+	// Read returns the blob's bytes from the object store (a symbolic
+	// link's target for Symlink). It fails for Submodule entries, whose
+	// hash names a commit of another repository.
+	Read func() ([]byte, error)
+}
+
+// IndexPaths returns the set of paths (slash-separated, any stage) in the
+// index, like `git ls-files`.
+func (r *Repo) IndexPaths() map[string]bool {
+	set := make(map[string]bool, len(r.index))
+	for _, e := range r.index {
+		set[e.path] = true
+	}
+	return set
+}
+
+// inPrefix reports whether path is prefix itself or below it; "" is the
+// whole repository.
+func inPrefix(path, prefix string) bool {
+	prefix = strings.Trim(prefix, "/")
+	return prefix == "" || path == prefix || strings.HasPrefix(path, prefix+"/")
+}
+
+// StagedFiles returns the index entries at or under prefix (a slash-separated
+// directory or file path, "" for all), in index order. Conflicted paths
+// appear once per stage (1-3) and no stage-0 entry; callers detect
+// conflicts by Stage != 0.
+func (r *Repo) StagedFiles(prefix string) ([]Entry, error) {
+	var out []Entry
+	for _, e := range r.index {
+		if !inPrefix(e.path, prefix) {
+			continue
+		}
+		mode, err := filemode.New(fmt.Sprintf("%o", e.mode))
+		if err != nil {
+			return nil, fmt.Errorf("index entry %s: mode %o: %w", e.path, e.mode, err)
+		}
+		out = append(out, Entry{
+			Path:        e.path,
+			Mode:        mode,
+			Stage:       e.stage,
+			Hash:        e.hash.String(),
+			IntentToAdd: e.intentToAdd,
+			Read:        r.blobReader(e.path, mode, e.hash),
+		})
+	}
+	return out, nil
+}
+
+// TreeFiles resolves rev (a branch, tag, object id, HEAD~1, ...: go-git's
+// revision syntax) to a commit and lists the files of its tree at or under
+// prefix, sorted by path, without touching the work tree or the index. A
+// prefix absent from the tree yields no entries.
+func (r *Repo) TreeFiles(rev, prefix string) ([]Entry, error) {
+	h, err := r.git.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return nil, fmt.Errorf("resolve revision %q: %w", rev, err)
+	}
+	commit, err := r.git.CommitObject(*h)
+	if err != nil {
+		return nil, fmt.Errorf("revision %q: commit %s: %w", rev, h, err)
+	}
+	tree, err := commit.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("revision %q: tree of %s: %w", rev, h, err)
+	}
+	prefix = strings.Trim(prefix, "/")
+	base := ""
+	if prefix != "" {
+		te, err := tree.FindEntry(prefix)
+		if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("revision %q: find %s: %w", rev, prefix, err)
+		}
+		if te.Mode != filemode.Dir {
+			return []Entry{r.treeEntry(prefix, *te)}, nil
+		}
+		if tree, err = tree.Tree(prefix); err != nil {
+			return nil, fmt.Errorf("revision %q: subtree %s: %w", rev, prefix, err)
+		}
+		base = prefix + "/"
+	}
+	var out []Entry
+	walker := object.NewTreeWalker(tree, true, nil)
+	defer walker.Close()
+	for {
+		name, te, err := walker.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("revision %q: walk tree: %w", rev, err)
+		}
+		if te.Mode == filemode.Dir {
+			continue
+		}
+		out = append(out, r.treeEntry(base+name, te))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+func (r *Repo) treeEntry(path string, te object.TreeEntry) Entry {
+	return Entry{Path: path, Mode: te.Mode, Hash: te.Hash.String(), Read: r.blobReader(path, te.Mode, te.Hash)}
+}
+
+func (r *Repo) blobReader(path string, mode filemode.FileMode, h plumbing.Hash) func() ([]byte, error) {
+	return func() ([]byte, error) {
+		if mode == filemode.Submodule {
+			return nil, fmt.Errorf("read %s: a submodule has no blob", path)
+		}
+		blob, err := r.git.BlobObject(h)
+		if err != nil {
+			return nil, fmt.Errorf("read blob %s for %s: %w", h, path, err)
+		}
+		rd, err := blob.Reader()
+		if err != nil {
+			return nil, fmt.Errorf("read blob %s for %s: %w", h, path, err)
+		}
+		defer rd.Close()
+		data, err := io.ReadAll(rd)
+		if err != nil {
+			return nil, fmt.Errorf("read blob %s for %s: %w", h, path, err)
+		}
+		return data, nil
+	}
+}
+
+// Untracked returns, sorted, the paths among paths (slash-separated,
+// relative to the top) that `git ls-files --others --exclude-standard` would
+// list: present in the work tree as a non-directory, absent from the index
+// (case-insensitively under core.ignoreCase), not ignored, and not inside a
+// nested repository or submodule (git never lists files below those). Only
+// the given paths and the .gitignore files along them are examined.
+func (r *Repo) Untracked(paths []string) ([]string, error) {
+	tracked := r.IndexPaths()
+	if r.ignoreCase {
+		folded := make(map[string]bool, len(tracked))
+		for p := range tracked {
+			folded[foldASCII(p)] = true
+		}
+		tracked = folded
+	}
+	nested := map[string]bool{}
+	var out []string
+	for _, p := range paths {
+		if err := checkPath(p); err != nil {
+			return nil, err
+		}
+		key := p
+		if r.ignoreCase {
+			key = foldASCII(p)
+		}
+		if tracked[key] {
+			continue
+		}
+		fi, err := os.Lstat(filepath.Join(r.top, filepath.FromSlash(p)))
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("untracked: %w", err)
+		}
+		if fi.IsDir() {
+			continue
+		}
+		inNested, err := r.insideNestedRepo(p, nested)
+		if err != nil {
+			return nil, err
+		}
+		if inNested {
+			continue
+		}
+		ign, err := r.Ignored(p, false)
+		if err != nil {
+			return nil, err
+		}
+		if !ign {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// insideNestedRepo reports whether a leading directory of p holds a ".git"
+// (another repository's work tree), caching per directory.
+func (r *Repo) insideNestedRepo(p string, cache map[string]bool) (bool, error) {
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		dir := p[:i]
+		has, ok := cache[dir]
+		if !ok {
+			_, err := os.Lstat(filepath.Join(r.top, filepath.FromSlash(dir), ".git"))
+			switch {
+			case err == nil:
+				has = true
+			case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+				has = false
+			default:
+				return false, fmt.Errorf("untracked: %w", err)
+			}
+			cache[dir] = has
+		}
+		if has {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func foldASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		b[i] = toLower(c)
+	}
+	return string(b)
+}
