@@ -123,10 +123,13 @@ func splitPage(text string) (page, bool) {
 var keyLineRe = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):`)
 
 // fmBlock is one top-level key with its raw lines: the comments and blank
-// lines before it, the key line, and its continuation lines.
+// lines before it (lead), then the key line and its continuation lines
+// (own). The two parts are merged separately, so a comment added above a
+// key does not collide with a change of its value.
 type fmBlock struct {
-	key   string
-	lines []string
+	key  string
+	lead []string
+	own  []string
 }
 
 // parseFrontmatter cuts frontmatter lines into key blocks and the trailing
@@ -150,8 +153,8 @@ func parseFrontmatter(lines []string) (blocks []fmBlock, tail []string, ok bool)
 				continue
 			}
 			cur := &blocks[len(blocks)-1]
-			cur.lines = append(cur.lines, pending...)
-			cur.lines = append(cur.lines, l)
+			cur.own = append(cur.own, pending...)
+			cur.own = append(cur.own, l)
 			pending = nil
 		default:
 			key := keyLineRe.FindStringSubmatch(c)[1]
@@ -159,7 +162,7 @@ func parseFrontmatter(lines []string) (blocks []fmBlock, tail []string, ok bool)
 				return nil, nil, false
 			}
 			seen[key] = true
-			blocks = append(blocks, fmBlock{key: key, lines: append(pending, l)})
+			blocks = append(blocks, fmBlock{key: key, lead: pending, own: []string{l}})
 			pending = nil
 		}
 	}
@@ -246,15 +249,21 @@ func mergeChunk(b, o, t []string, inB, inO, inT bool, opt lineMergeOptions) ([]b
 // nearest predecessor in theirs that is kept (first when they lead theirs,
 // last when no predecessor is kept).
 func mergeBlocks(bb, ob, tb []fmBlock, opt lineMergeOptions) ([][]byte, int) {
-	index := func(bs []fmBlock) map[string][]string {
-		m := make(map[string][]string, len(bs))
+	index := func(bs []fmBlock) map[string]fmBlock {
+		m := make(map[string]fmBlock, len(bs))
 		for _, b := range bs {
-			m[b.key] = b.lines
+			m[b.key] = b
 		}
 		return m
 	}
 	bm, om, tm := index(bb), index(ob), index(tb)
 	conflicts := 0
+	mergeKey := func(b, o, t fmBlock, inB, inO, inT bool) []byte {
+		lead, n1 := mergeChunk(b.lead, o.lead, t.lead, inB, inO, inT, opt)
+		own, n2 := mergeChunk(b.own, o.own, t.own, inB, inO, inT, opt)
+		conflicts += n1 + n2
+		return append(lead, own...)
+	}
 
 	type entry struct {
 		key  string
@@ -262,11 +271,9 @@ func mergeBlocks(bb, ob, tb []fmBlock, opt lineMergeOptions) ([][]byte, int) {
 	}
 	var out []entry
 	for _, blk := range ob {
-		bl, inB := bm[blk.key]
-		tl, inT := tm[blk.key]
-		text, n := mergeChunk(bl, blk.lines, tl, inB, true, inT, opt)
-		conflicts += n
-		if len(text) > 0 {
+		b, inB := bm[blk.key]
+		t, inT := tm[blk.key]
+		if text := mergeKey(b, blk, t, inB, true, inT); len(text) > 0 {
 			out = append(out, entry{blk.key, text})
 		}
 	}
@@ -274,9 +281,8 @@ func mergeBlocks(bb, ob, tb []fmBlock, opt lineMergeOptions) ([][]byte, int) {
 		if _, inO := om[blk.key]; inO {
 			continue
 		}
-		bl, inB := bm[blk.key]
-		text, n := mergeChunk(bl, nil, blk.lines, inB, false, true, opt)
-		conflicts += n
+		b, inB := bm[blk.key]
+		text := mergeKey(b, fmBlock{}, blk, inB, false, true)
 		if len(text) == 0 {
 			continue
 		}
