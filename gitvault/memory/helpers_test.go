@@ -1,0 +1,64 @@
+package memory
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// testRoots resolves roots inside a fresh temporary project with its own
+// home, isolated from the machine's environment.
+func testRoots(t testing.TB) *Roots {
+	t.Helper()
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "proj")
+	home := filepath.Join(dir, "home")
+	for _, d := range []string{filepath.Join(proj, ".git"), home} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := ResolveRoots(RootOptions{Cwd: proj, Getenv: func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// listFiles returns every non-directory path under root (none if missing).
+func listFiles(t testing.TB, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		if !d.IsDir() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
