@@ -1,0 +1,33 @@
+package main
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/jsonx"
+)
+
+// inspect and status are the read-only health report (CONFORMANCE-echoes
+// §15.6); status is an exact alias.
+func init() {
+	cmd := runtimeCommand{synopsis: "[--format json|card]",
+		flags: func(fs *pflag.FlagSet) map[string]*string {
+			return map[string]*string{"format": fs.String("format", "json", "json or card")}
+		},
+		run: func(inv *invocation) (string, error) {
+			format := inv.flag("format")
+			if format != "json" && format != "card" {
+				return "", &usageError{"argument --format: invalid choice: " + jsonx.ReprString(format) + " (choose from 'json', 'card')"}
+			}
+			return renderInspection(inv.eng.Inspect(), format), nil
+		}}
+	runtimeCommands["inspect"] = cmd
+	runtimeCommands["status"] = cmd
+}
+
+func renderInspection(in *gitvault.Inspection, format string) string {
+	if format == "card" {
+		return in.Card()
+	}
+	return jsonx.Pretty(in.JSON())
+}

@@ -1,0 +1,589 @@
+package gitvault
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pytext"
+)
+
+// Inspection is the result of inspect/status (CONFORMANCE-echoes §15.6).
+type Inspection struct {
+	Workspace, Vault string
+	State            *State // as read, with live stats; never written
+	Refresh          IndexCheck
+	Health           Health
+}
+
+// IndexCheck is inspect's indexRefresh object: what a refresh would do.
+type IndexCheck struct {
+	Rendered     bool // false when the index cannot be rendered
+	NeedsRefresh bool
+	PageCount    int
+	SHA256       string
+}
+
+// Health is the §18 health object.
+type Health struct {
+	TotalPages, TotalDailyLogs, DeprecatedPages int
+	DeprecatedSlugs                             []string
+	IndexTopics                                 int
+	Initialized, LegacyVaultDetected            bool
+
+	// The 14 problem lists, in key order.
+	MissingStructure, InvalidFrontmatter, DuplicateIndexEntries, EmptyDescriptions []string
+	OrphanPages, MissingPages, ConflictMarkers, IndexBuildErrors, IndexOutOfDate   []string
+	SymbolicLinks, UnreadableFiles, AdapterConfiguration, GitReadinessIssues       []string
+	OutdatedRuntime                                                                []string
+
+	TodayEntries int
+	ScaleAlert   bool
+	Healthy      bool // integrity "healthy"
+	IssueCount   int
+	StateFile    StateFileStatus
+	Marker       MarkerRead
+	Runtime      RuntimeStatus
+	Git          GitReadiness
+	Storage      Storage
+}
+
+// StateFileStatus is health.stateFile (§18.4).
+type StateFileStatus struct {
+	Exists, Valid bool
+	Error         string
+}
+
+// Storage is health.storage (§18.6).
+type Storage struct {
+	TotalBytes                int64
+	TotalFiles, MarkdownFiles int
+	Symlinks, UnreadableFiles []string // vault-relative, OS separators, sorted
+	LastModified              time.Time
+	HasLastModified           bool
+}
+
+// problem pairs a health list with its card label (§19), in key order.
+type problem struct {
+	label string
+	items []string
+}
+
+func (h *Health) problems() []problem {
+	return []problem{
+		{"missing structure", h.MissingStructure},
+		{"invalid frontmatter", h.InvalidFrontmatter},
+		{"duplicate index entries", h.DuplicateIndexEntries},
+		{"empty descriptions", h.EmptyDescriptions},
+		{"orphan pages", h.OrphanPages},
+		{"missing pages", h.MissingPages},
+		{"Git conflict markers", h.ConflictMarkers},
+		{"index build errors", h.IndexBuildErrors},
+		{"stale generated index", h.IndexOutOfDate},
+		{"symbolic links", h.SymbolicLinks},
+		{"unreadable files", h.UnreadableFiles},
+		{"adapter conflicts", h.AdapterConfiguration},
+		{"Git readiness issues", h.GitReadinessIssues},
+		{"outdated project runtime", h.OutdatedRuntime},
+	}
+}
+
+// Inspect reports the vault's health (§15.6, §18). It is strictly
+// read-only: no lock, no write, no hydrate, no migration, and no marker is
+// needed. Unreadable and non-UTF-8 files are reported, never an error.
+func (e *Engine) Inspect() *Inspection {
+	ws := e.WS
+	h := Health{}
+
+	src := dirSource{ws.Pages}
+	names, listErr := src.PageNames()
+	texts := readPages(src, names)
+	h.TotalPages = len(names)
+
+	check := IndexCheck{PageCount: len(names)}
+	currentIndex := ws.currentIndexText()
+	var idx *Index
+	var renderErr error
+	if listErr != nil {
+		renderErr = wrapf(listErr, "Cannot list pages in %s: %s", ws.Pages, osDetail(listErr))
+	} else {
+		idx, renderErr = renderIndex(texts, nil)
+	}
+	if renderErr != nil {
+		h.IndexBuildErrors = []string{errMessage(renderErr)}
+	} else {
+		check = IndexCheck{Rendered: true, NeedsRefresh: currentIndex != idx.Text, PageCount: len(idx.Pages), SHA256: idx.SHA256}
+		if check.NeedsRefresh {
+			h.IndexOutOfDate = []string{"index.md"}
+		}
+	}
+	h.DeprecatedSlugs, h.InvalidFrontmatter = pageChecks(texts, idx)
+	h.DeprecatedPages = len(h.DeprecatedSlugs)
+	h.TotalDailyLogs = ws.countDailyLogs()
+	h.indexEntries(names, currentIndex)
+
+	h.Marker = ws.ReadMarker()
+	h.Initialized = h.Marker.Valid()
+	h.LegacyVaultDetected = ws.LegacyVaultDetected()
+	h.Runtime = ws.RuntimeStatus()
+	h.MissingStructure = ws.missingStructure(h.Initialized, h.Runtime.Compatible)
+	h.AdapterConfiguration = ws.adapterConfiguration()
+	h.OutdatedRuntime = outdatedRuntime(h.Runtime)
+
+	pageText := make(map[string]string, len(texts))
+	for _, t := range texts {
+		if t.Err == nil && strings.HasSuffix(t.Name, ".md") {
+			pageText["pages/"+t.Name] = t.Text
+		}
+	}
+	h.Storage, h.ConflictMarkers = ws.inventory(pageText)
+	h.SymbolicLinks, h.UnreadableFiles = h.Storage.Symlinks, h.Storage.UnreadableFiles
+
+	h.Git = ws.GitReadiness()
+	h.GitReadinessIssues = h.Git.Issues()
+	h.TodayEntries = ws.todayEntries(now())
+	h.ScaleAlert = h.TotalPages > ScaleAlertPages
+	h.StateFile = ws.stateFileStatus()
+
+	for _, p := range h.problems() {
+		h.IssueCount += len(p.items)
+	}
+	h.Healthy = h.IssueCount == 0 && h.StateFile.Valid
+	if !h.StateFile.Valid {
+		h.IssueCount++
+	}
+
+	st := ws.ReadState()
+	st.Stats = Stats{TotalPages: h.TotalPages, TotalDailyLogs: h.TotalDailyLogs, DeprecatedPages: h.DeprecatedPages}
+	return &Inspection{Workspace: ws.Root, Vault: ws.Vault, State: st, Refresh: check, Health: h}
+}
+
+func errMessage(err error) string {
+	var ve *Error
+	if errors.As(err, &ve) {
+		return ve.Msg
+	}
+	return err.Error()
+}
+
+// pageChecks returns the sorted raw stems of deprecated pages and of pages
+// that fail reading or parsing (§18.2). A successful render already parsed
+// every page, so pages are parsed again only when it failed.
+func pageChecks(texts []pageText, idx *Index) (deprecated, invalid []string) {
+	deprecated, invalid = []string{}, []string{}
+	if idx != nil {
+		for _, p := range idx.Pages {
+			if p.Page.Deprecated() {
+				deprecated = append(deprecated, PageStem(p.Name))
+			}
+		}
+		sort.Strings(deprecated)
+		return deprecated, invalid
+	}
+	pages := make([]*Page, len(texts))
+	parallel(len(texts), func(i int) {
+		if texts[i].Err == nil {
+			pages[i], _ = ParsePage(texts[i].Text, true)
+		}
+	})
+	seen := map[string]bool{}
+	for i, t := range texts {
+		stem := PageStem(t.Name)
+		switch {
+		case pages[i] == nil:
+			if !seen[stem] {
+				seen[stem] = true
+				invalid = append(invalid, stem)
+			}
+		case pages[i].Deprecated():
+			deprecated = append(deprecated, stem)
+		}
+	}
+	sort.Strings(deprecated)
+	sort.Strings(invalid)
+	return deprecated, invalid
+}
+
+// indexEntries compares the index on disk with the page listing (§18.2).
+func (h *Health) indexEntries(names []string, indexText string) {
+	rows := ParseIndexRows(indexText)
+	h.IndexTopics = len(rows)
+	h.DuplicateIndexEntries, h.EmptyDescriptions = []string{}, []string{}
+	seen := map[string]int{}
+	for _, r := range rows {
+		seen[r.Slug]++
+		if seen[r.Slug] == 2 {
+			h.DuplicateIndexEntries = append(h.DuplicateIndexEntries, r.Slug)
+		}
+		if r.Description == "" {
+			h.EmptyDescriptions = append(h.EmptyDescriptions, r.Slug)
+		}
+	}
+	slugs := make(map[string]bool, len(names))
+	for _, n := range names {
+		slugs[pytext.NFC(PageStem(n))] = true
+	}
+	h.OrphanPages, h.MissingPages = []string{}, []string{}
+	for s := range slugs {
+		if seen[s] == 0 {
+			h.OrphanPages = append(h.OrphanPages, s)
+		}
+	}
+	for s := range seen {
+		if !slugs[s] {
+			h.MissingPages = append(h.MissingPages, s)
+		}
+	}
+	sort.Strings(h.OrphanPages)
+	sort.Strings(h.MissingPages)
+}
+
+// readTextNoFollow reads a regular, non-symlink file as text (§2.3); ok is
+// false for anything else or on any read or decode failure.
+func readTextNoFollow(p string) (string, bool) {
+	if !isRegular(p) {
+		return "", false
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return "", false
+	}
+	text, err := pytext.DecodeText(data)
+	return text, err == nil
+}
+
+func containsAll(p string, subs ...string) bool {
+	text, ok := readTextNoFollow(p)
+	if !ok {
+		return false
+	}
+	for _, s := range subs {
+		if !strings.Contains(text, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// missingStructure implements §18.3's structure list, sorted by code point.
+func (ws *Workspace) missingStructure(markerValid, runtimeCompatible bool) []string {
+	checks := map[string]bool{
+		"index.md":                               isRegular(ws.Index),
+		".echoes-vault.json":                     markerValid,
+		"AGENT_PROTOCOL.md":                      containsAll(ws.Protocol, GeneratedMarker),
+		"pages/":                                 isDirNoFollow(ws.Pages),
+		"daily/":                                 isDirNoFollow(ws.Daily),
+		"assets/":                                isDirNoFollow(ws.Assets),
+		"raw/":                                   isDirNoFollow(ws.Raw),
+		".echoes-vault/echoes_vault.py":          runtimeCompatible,
+		"AGENTS.md":                              containsAll(ws.AgentsGuide, BlockStart, AdapterMarker),
+		"CLAUDE.md":                              containsAll(ws.ClaudeGuide, BlockStart, AdapterMarker),
+		".claude/skills/echoes-vault/SKILL.md":   containsAll(ws.ClaudeSkill, GeneratedMarker, AdapterMarker),
+		".opencode/skills/echoes-vault/SKILL.md": containsAll(ws.OpenCodeSkill, GeneratedMarker, AdapterMarker),
+	}
+	for _, c := range OpenCodeCommands {
+		checks[".opencode/commands/"+c] = containsAll(ws.CommandPath(c), GeneratedMarker, AdapterMarker)
+	}
+	out := []string{}
+	for name, ok := range checks {
+		if !ok {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// adapterConfiguration lists generated agent files that exist but are not
+// ours to manage (§18.3). A dangling symlink does not exist.
+func (ws *Workspace) adapterConfiguration() []string {
+	var out []string
+	conflict := func(p string, subs ...string) {
+		if _, err := os.Stat(p); err != nil {
+			return
+		}
+		if !containsAll(p, subs...) {
+			out = append(out, ws.Rel(p))
+		}
+	}
+	conflict(ws.ClaudeSkill, GeneratedMarker)
+	conflict(ws.OpenCodeSkill, GeneratedMarker)
+	for _, c := range OpenCodeCommands {
+		conflict(ws.CommandPath(c), GeneratedMarker)
+	}
+	for _, s := range LegacySkills {
+		conflict(ws.LegacySkillPath(s), GeneratedMarker, LegacyRedirectID)
+	}
+	return sortedUnique(out)
+}
+
+func sortedUnique(xs []string) []string {
+	sort.Strings(xs)
+	out := []string{}
+	for i, x := range xs {
+		if i == 0 || x != xs[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// outdatedRuntime reports a compatible project runtime of another engine
+// version. The reference always says "older"; we say "newer" when it is
+// (§18.3 Quirk), keeping one entry either way.
+func outdatedRuntime(rs RuntimeStatus) []string {
+	if !rs.Compatible || (rs.Engine != nil && *rs.Engine == engineTriple) {
+		return []string{}
+	}
+	if rs.Engine == nil {
+		return []string{"project engine None is older than available engine " + EngineVersion}
+	}
+	word := "older"
+	if CompareVersions(*rs.Engine, engineTriple) > 0 {
+		word = "newer"
+	}
+	return []string{"project engine " + VersionString(rs.Engine) + " is " + word + " than available engine " + EngineVersion}
+}
+
+// inventory walks the vault once without following symlinks (§18.6) and
+// finds the *.md files with conflict markers (§18.3). pageText holds the
+// already-read pages by vault-relative slash path, so they are not read
+// twice.
+func (ws *Workspace) inventory(pageText map[string]string) (Storage, []string) {
+	st := Storage{Symlinks: []string{}, UnreadableFiles: []string{}}
+	var mdFiles []string // vault-relative slash paths
+	_ = filepath.WalkDir(ws.Vault, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if d != nil && d.IsDir() {
+				return filepath.SkipDir // cannot open: skipped silently
+			}
+			return nil
+		}
+		if p == ws.Vault {
+			return nil
+		}
+		rel, _ := filepath.Rel(ws.Vault, p)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			st.Symlinks = append(st.Symlinks, rel)
+		case d.IsDir():
+		default:
+			fi, err := d.Info()
+			if err != nil {
+				st.UnreadableFiles = append(st.UnreadableFiles, rel)
+				return nil
+			}
+			if !fi.Mode().IsRegular() {
+				return nil
+			}
+			st.TotalFiles++
+			st.TotalBytes += fi.Size()
+			if _, suffix := pySuffix(d.Name()); strings.EqualFold(suffix, ".md") {
+				st.MarkdownFiles++
+			}
+			if mt := fi.ModTime(); !st.HasLastModified || mt.After(st.LastModified) {
+				st.LastModified, st.HasLastModified = mt, true
+			}
+			if strings.HasSuffix(d.Name(), ".md") {
+				mdFiles = append(mdFiles, filepath.ToSlash(rel))
+			}
+		}
+		return nil
+	})
+	sort.Strings(st.Symlinks)
+	sort.Strings(st.UnreadableFiles)
+
+	hit := make([]bool, len(mdFiles))
+	parallel(len(mdFiles), func(i int) {
+		text, ok := pageText[mdFiles[i]]
+		if !ok {
+			text, ok = readTextNoFollow(filepath.Join(ws.Vault, filepath.FromSlash(mdFiles[i])))
+		}
+		hit[i] = ok && hasConflictMarker(text)
+	})
+	conflicts := []string{}
+	for i, p := range mdFiles {
+		if hit[i] {
+			conflicts = append(conflicts, p)
+		}
+	}
+	sortByComponents(conflicts)
+	return st, conflicts
+}
+
+// sortByComponents sorts slash paths component by component, as Python
+// sorts Path objects: a/b.md < a-b/c.md < a.md.
+func sortByComponents(paths []string) {
+	sort.Slice(paths, func(i, j int) bool {
+		a, b := strings.Split(paths[i], "/"), strings.Split(paths[j], "/")
+		for k := 0; k < len(a) && k < len(b); k++ {
+			if a[k] != b[k] {
+				return a[k] < b[k]
+			}
+		}
+		return len(a) < len(b)
+	})
+}
+
+var entryHeading = []string{"### Scratchpad — ", "### Session — "}
+
+// todayEntries counts the daily headings of local today and UTC today
+// (§18.2).
+func (ws *Workspace) todayEntries(t time.Time) int {
+	dates := []string{t.Local().Format("2006-01-02")}
+	if utc := t.UTC().Format("2006-01-02"); utc != dates[0] {
+		dates = append(dates, utc)
+	}
+	n := 0
+	count := func(p string) {
+		text, ok := readTextNoFollow(p)
+		if !ok {
+			return
+		}
+		for _, line := range strings.Split(text, "\n") {
+			for _, h := range entryHeading {
+				if strings.HasPrefix(line, h) {
+					n++
+				}
+			}
+		}
+	}
+	for _, date := range dates {
+		count(filepath.Join(ws.Daily, date+".md"))
+		dir := filepath.Join(ws.Daily, date)
+		walkDaily(dir, func(rel string) bool {
+			count(filepath.Join(dir, filepath.FromSlash(rel)))
+			return true
+		})
+	}
+	return n
+}
+
+// stateFileStatus implements §18.4's stateFile.
+func (ws *Workspace) stateFileStatus() StateFileStatus {
+	fi, err := os.Lstat(ws.State)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink != 0 && !exists(ws.State)) {
+		return StateFileStatus{Error: "state file is missing"}
+	}
+	if err != nil {
+		return StateFileStatus{Exists: true, Error: osDetail(err)}
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return StateFileStatus{Exists: true, Error: "state file is a symbolic link"}
+	}
+	data, err := os.ReadFile(ws.State)
+	if err != nil {
+		return StateFileStatus{Exists: true, Error: osDetail(err)}
+	}
+	text, err := pytext.DecodeText(data)
+	if err != nil {
+		return StateFileStatus{Exists: true, Error: readDetail(err)}
+	}
+	raw, err := jsonx.Decode(text)
+	if err != nil {
+		return StateFileStatus{Exists: true, Error: err.Error()}
+	}
+	if msg := stateFileValid(raw); msg != "" {
+		return StateFileStatus{Exists: true, Error: msg}
+	}
+	return StateFileStatus{Exists: true, Valid: true}
+}
+
+func optError(s string) jsonx.Value {
+	if s == "" {
+		return jsonx.NullValue()
+	}
+	return jsonx.Str(s)
+}
+
+// JSON renders the stateFile object.
+func (s StateFileStatus) JSON() jsonx.Value {
+	return jsonx.ObjectValue(jsonx.NewObj().Set("exists", jsonx.Boolean(s.Exists)).
+		Set("valid", jsonx.Boolean(s.Valid)).Set("error", optError(s.Error)))
+}
+
+// JSON renders the storage object.
+func (s Storage) JSON() jsonx.Value {
+	last := jsonx.NullValue()
+	if s.HasLastModified {
+		last = jsonx.Str(LocalTimestamp(s.LastModified))
+	}
+	return jsonx.ObjectValue(jsonx.NewObj().
+		Set("totalBytes", jsonx.Int(s.TotalBytes)).
+		Set("totalFiles", jsonx.Int(int64(s.TotalFiles))).
+		Set("markdownFiles", jsonx.Int(int64(s.MarkdownFiles))).
+		Set("symlinks", jsonx.Strs(s.Symlinks)).
+		Set("unreadableFiles", jsonx.Strs(s.UnreadableFiles)).
+		Set("lastModified", last))
+}
+
+// JSON renders the indexRefresh object of inspect (§15.6).
+func (c IndexCheck) JSON() jsonx.Value {
+	sha := jsonx.NullValue()
+	if c.Rendered {
+		sha = jsonx.Str(c.SHA256)
+	}
+	return jsonx.ObjectValue(jsonx.NewObj().
+		Set("rebuilt", jsonx.Boolean(false)).
+		Set("needsRefresh", jsonx.Boolean(c.NeedsRefresh)).
+		Set("migratedSummaries", jsonx.Strs(nil)).
+		Set("pageCount", jsonx.Int(int64(c.PageCount))).
+		Set("sha256", sha))
+}
+
+// Integrity is "healthy" or "attention".
+func (h *Health) Integrity() string {
+	if h.Healthy {
+		return "healthy"
+	}
+	return "attention"
+}
+
+// JSON renders the health object in the §18.1 key order.
+func (h *Health) JSON() jsonx.Value {
+	o := jsonx.NewObj().
+		Set("totalPages", jsonx.Int(int64(h.TotalPages))).
+		Set("totalDailyLogs", jsonx.Int(int64(h.TotalDailyLogs))).
+		Set("deprecatedPages", jsonx.Int(int64(h.DeprecatedPages))).
+		Set("deprecatedSlugs", jsonx.Strs(h.DeprecatedSlugs)).
+		Set("indexTopics", jsonx.Int(int64(h.IndexTopics))).
+		Set("generatedIndex", jsonx.Boolean(true)).
+		Set("protocolVersion", jsonx.Str(ProtocolVersion)).
+		Set("engineVersion", jsonx.Str(EngineVersion)).
+		Set("managedAdapterVersion", jsonx.Str(ManagedAdapterVersion)).
+		Set("codexAdapterVersion", jsonx.Str(ManagedAdapterVersion)).
+		Set("initialized", jsonx.Boolean(h.Initialized)).
+		Set("legacyVaultDetected", jsonx.Boolean(h.LegacyVaultDetected))
+	keys := []string{"missingStructure", "invalidFrontmatter", "duplicateIndexEntries", "emptyDescriptions",
+		"orphanPages", "missingPages", "conflictMarkers", "indexBuildErrors", "indexOutOfDate", "symbolicLinks",
+		"unreadableFiles", "adapterConfiguration", "gitReadiness", "outdatedRuntime"}
+	for i, p := range h.problems() {
+		o.Set(keys[i], jsonx.Strs(p.items))
+	}
+	o.Set("todayEntries", jsonx.Int(int64(h.TodayEntries))).
+		Set("scaleAlert", jsonx.Boolean(h.ScaleAlert)).
+		Set("integrity", jsonx.Str(h.Integrity())).
+		Set("issueCount", jsonx.Int(int64(h.IssueCount))).
+		Set("stateFile", h.StateFile.JSON()).
+		Set("marker", h.Marker.JSON()).
+		Set("projectRuntime", h.Runtime.JSON()).
+		Set("git", h.Git.JSON()).
+		Set("storage", h.Storage.JSON())
+	return jsonx.ObjectValue(o)
+}
+
+// JSON renders the full inspect result (§15.6).
+func (in *Inspection) JSON() jsonx.Value {
+	return jsonx.ObjectValue(jsonx.NewObj().
+		Set("ok", jsonx.Boolean(true)).
+		Set("workspace", jsonx.Str(in.Workspace)).
+		Set("vault", jsonx.Str(in.Vault)).
+		Set("state", in.State.JSON()).
+		Set("indexRefresh", in.Refresh.JSON()).
+		Set("health", in.Health.JSON()))
+}
