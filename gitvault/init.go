@@ -18,26 +18,38 @@ func (e *Engine) Install(operation string) (jsonx.Value, error) {
 	if err != nil {
 		return jsonx.Value{}, err
 	}
-	existed := e.WS.ReadMarker().Valid()
-	if m := e.WS.ReadMarker(); m.Err != nil {
-		return jsonx.Value{}, m.Err
+	m := e.WS.ReadMarker()
+	existed := m.Valid()
+	if err := m.writable(); err != nil {
+		return jsonx.Value{}, err
 	}
 	plan, err := e.planMigration()
 	if err != nil {
 		return jsonx.Value{}, err
 	}
+	// Every adapter refusal (symlinks, malformed blocks, a foreign runtime
+	// or protocol guide) is found before the first write.
+	adapterPlan, err := e.WS.planAdapters(true)
+	if err != nil {
+		return jsonx.Value{}, err
+	}
+	if err := e.WS.checkReplaceTargets(plan.index); err != nil {
+		return jsonx.Value{}, err
+	}
 	if err := w.mkdirs(e.WS.Raw, e.WS.Pages, e.WS.Daily, e.WS.Assets); err != nil {
 		return jsonx.Value{}, err
 	}
-	if err := w.ensureIgnoreFiles(); err != nil {
+	if err := w.writeIgnore(adapterPlan); err != nil {
 		return jsonx.Value{}, err
 	}
 	if _, err := w.writeMarker(); err != nil {
 		return jsonx.Value{}, err
 	}
+	// Read after the plan and before the first state write: legacy state
+	// files are imported here (§14.2).
 	st := e.WS.ReadState()
 	st.Initialized = true
-	adapters, err := w.installAdapters(true)
+	adapters, err := w.applyAdapters(adapterPlan)
 	if err != nil {
 		return jsonx.Value{}, err
 	}
@@ -73,16 +85,23 @@ func (e *Engine) ConfigureAgents() (jsonx.Value, error) {
 		if err != nil {
 			return jsonx.Value{}, err
 		}
+		adapterPlan, err := e.WS.planAdapters(false)
+		if err != nil {
+			return jsonx.Value{}, err
+		}
+		if err := e.WS.checkReplaceTargets(idx); err != nil {
+			return jsonx.Value{}, err
+		}
 		if err := w.mkdirs(e.WS.Raw, e.WS.Pages, e.WS.Daily, e.WS.Assets); err != nil {
 			return jsonx.Value{}, err
 		}
-		if err := w.ensureIgnoreFiles(); err != nil {
+		if err := w.writeIgnore(adapterPlan); err != nil {
 			return jsonx.Value{}, err
 		}
 		if _, err := w.writeMarker(); err != nil {
 			return jsonx.Value{}, err
 		}
-		adapters, err := w.installAdapters(false)
+		adapters, err := w.applyAdapters(adapterPlan)
 		if err != nil {
 			return jsonx.Value{}, err
 		}
@@ -100,4 +119,38 @@ func (e *Engine) ConfigureAgents() (jsonx.Value, error) {
 		}
 		return jsonx.ObjectValue(out), nil
 	})
+}
+
+// writable fails, before anything is written, where writeMarker would
+// (§7.4): an unreadable marker or one of another protocol version.
+func (m MarkerRead) writable() error {
+	if m.Err != nil {
+		return m.Err
+	}
+	if !m.Exists {
+		return nil
+	}
+	if pv := m.ProtocolValue(); pv.Kind != jsonx.Null && !jsonx.Equal(pv, jsonx.Str(ProtocolVersion)) {
+		return errorf("Unsupported EchoesVault protocol %s; this runtime supports 1.0.0. Upgrade the agent adapter before writing.", jsonx.Repr(pv))
+	}
+	return nil
+}
+
+// checkReplaceTargets refuses, before the first write, the symlinked
+// marker, index or state that the command would otherwise only meet after
+// installing the adapters.
+func (ws *Workspace) checkReplaceTargets(idx *Index) error {
+	targets := []string{ws.State}
+	if ws.currentIndexText() != idx.Text {
+		targets = append(targets, ws.Index)
+	}
+	if m := ws.ReadMarker(); !m.Exists || !jsonx.Equal(m.Value, canonicalMarker) {
+		targets = append(targets, ws.Marker)
+	}
+	for _, t := range targets {
+		if isSymlink(t) {
+			return errorf("Refusing to replace a symbolic link: %s", t)
+		}
+	}
+	return nil
 }

@@ -1,0 +1,123 @@
+package gitvault
+
+import (
+	_ "embed"
+	"errors"
+	"io/fs"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/git-echoes/git-echoes/internal/pytext"
+)
+
+// LauncherSource is git-echoes' portable runtime: a dependency-free Python 3
+// script installed at .echoes-vault/echoes_vault.py that execs the
+// git-echoes binary with its arguments and streams (DESIGN "Portable
+// runtime"). Its version lines declare engine 1.1.1, like the reference; see
+// the script's docstring for why.
+//
+//go:embed launcher/echoes_vault.py
+var LauncherSource string
+
+// launcherMarkerRe recognises git-echoes' launcher, of any release, by a whole
+// line the reference engine's runtime never contains.
+var launcherMarkerRe = regexp.MustCompile(`(?m)^GIT_ECHOES_LAUNCHER = True$`)
+
+// IsLauncher reports whether a runtime file's text is a git-echoes launcher.
+func IsLauncher(text string) bool { return launcherMarkerRe.MatchString(text) }
+
+// runtimeAction is what the adapter plan does with the runtime file.
+type runtimeAction int
+
+const (
+	runtimeKeep    runtimeAction = iota // leave the file as it is
+	runtimeInstall                      // create it (it is missing)
+	runtimeReplace                      // replace an older or edited git-echoes launcher
+)
+
+// planRuntime decides, without writing, what init/migrate/upgrade
+// (installRuntime) or configure-agents (!installRuntime) do with
+// .echoes-vault/echoes_vault.py. The refusals and their messages are the
+// reference's (§21.2); the difference is the policy for foreign runtimes: a
+// recognised, compatible runtime that is not git-echoes' launcher (for
+// instance the reference engine itself) is never overwritten or downgraded,
+// because it is a conforming writer that adapters already run.
+func (ws *Workspace) planRuntime(installRuntime bool) (runtimeAction, error) {
+	path := ws.Runtime
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return runtimeInstall, nil
+	case err != nil:
+		return runtimeKeep, wrapf(err, "Cannot read portable runtime %s: %s", path, osDetail(err))
+	case fi.Mode()&fs.ModeSymlink != 0:
+		// Even a dangling link is refused: writing would follow or replace
+		// a link the user created on purpose.
+		return runtimeKeep, errorf("Refusing to replace a symbolic-link runtime: %s", path)
+	}
+	if !installRuntime {
+		// Protocol §12.4: runtime replacement belongs to explicit upgrade
+		// or missing-runtime recovery, not to configure-agents.
+		return runtimeKeep, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return runtimeKeep, wrapf(err, "Cannot read portable runtime %s: %s", path, osDetail(err))
+	}
+	text, err := pytext.DecodeText(data)
+	if err != nil {
+		return runtimeKeep, wrapf(err, "Cannot read portable runtime %s: invalid UTF-8", path)
+	}
+	engine := parseVersionLine(engineVersionRe, text)
+	if engine == nil {
+		engine = parseVersionLine(pluginVersionRe, text)
+	}
+	protocol := parseVersionLine(protocolVersionRe, text)
+	switch {
+	case engine == nil:
+		return runtimeKeep, errorf("Refusing to overwrite an unrecognized portable runtime: %s", path)
+	case protocol == nil:
+		return runtimeKeep, errorf("Refusing to overwrite a runtime with unknown protocol metadata: %s", path)
+	case *protocol != protocolTriple:
+		return runtimeKeep, errorf("Refusing to replace runtime protocol %s with incompatible protocol (1, 0, 0).", versionTuple(protocol))
+	}
+	if !IsLauncher(text) {
+		return runtimeKeep, nil
+	}
+	if CompareVersions(*engine, engineTriple) > 0 {
+		// A launcher from a newer git-echoes: never downgrade it.
+		return runtimeKeep, nil
+	}
+	if text == pytext.UniversalNewlines(LauncherSource) {
+		return runtimeKeep, nil
+	}
+	return runtimeReplace, nil
+}
+
+// versionTuple prints a version as Python prints a tuple: (1, 0, 0).
+func versionTuple(v *[3]int) string {
+	return "(" + strings.ReplaceAll(VersionString(v), ".", ", ") + ")"
+}
+
+// installLauncher writes the launcher and makes it executable. A replaced
+// file keeps its permission bits (fsx.WriteFileAtomic), and every read bit
+// gains its execute bit so that `./.echoes-vault/echoes_vault.py` works and
+// Git records mode 100755; the umask-derived read bits are respected.
+func (w *writer) installLauncher() error {
+	path := w.ws.Runtime
+	if err := w.write(path, []byte(LauncherSource)); err != nil {
+		return err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return wrapf(err, "Cannot make %s executable: %s", path, osDetail(err))
+	}
+	mode := fi.Mode().Perm()
+	if exec := mode | (mode&0o444)>>2; exec != mode {
+		if err := os.Chmod(path, exec); err != nil {
+			return wrapf(err, "Cannot make %s executable: %s", path, osDetail(err))
+		}
+	}
+	return nil
+}
