@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -78,5 +77,4 @@ func TestDiffLinesMatchesGitMyers(t *testing.T) {
 			t.Errorf("case %d: a=%q b=%q\n got %v\nwant %v", i, a, b, got, want)
 		}
 	}
-	_ = strings.Join
 }
