@@ -1,0 +1,36 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/git-echoes/git-echoes/hooks"
+)
+
+func init() { registerCommand("hook", runHook) }
+
+const hookUsage = `usage: git echoes hook <name>
+
+Agent hooks (read the event JSON on stdin, print the hook response):
+  session-start    Claude Code / Codex SessionStart: the read-only vault status card
+`
+
+// runHook dispatches `git echoes hook <name>`. Hooks always exit 0 once
+// dispatched: a failing hook must never block an agent session.
+func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
+		io.WriteString(stdout, hookUsage)
+		return 0
+	}
+	if len(args) != 1 {
+		fmt.Fprintf(stderr, "%sgit echoes hook: error: expected exactly one hook name\n", hookUsage)
+		return 2
+	}
+	switch args[0] {
+	case "session-start":
+		io.WriteString(stdout, hooks.SessionStart(stdin))
+		return 0
+	}
+	fmt.Fprintf(stderr, "%sgit echoes hook: error: unknown hook %q\n", hookUsage, args[0])
+	return 2
+}

@@ -1,0 +1,174 @@
+// Package hooks holds the agent and Git hook entry points of git-echoes.
+package hooks
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/fsx"
+	"github.com/git-echoes/git-echoes/internal/gitrepo"
+	"github.com/git-echoes/git-echoes/internal/jsonx"
+)
+
+// SessionStart contract constants (CONFORMANCE-echoes §22).
+const (
+	// CardBudget and PlainBudget are the additionalContext limits, in
+	// characters (code points), that the reference plugin registers for
+	// the card matchers and for compact.
+	CardBudget  = 2400
+	PlainBudget = 800
+	// InspectTimeout is the budget of the read-only inspection.
+	InspectTimeout = 8 * time.Second
+
+	plainContext = "EchoesVault is available. Do not initialize, restore, or finalize memory unless the user explicitly requests the corresponding action. Use $echoes-vault for targeted operations."
+	cardContext  = " At the very beginning of your first user-facing response after this SessionStart, show the following Markdown status card exactly once, then answer the user's request. Do not describe the hook or claim that the card is a persistent sidebar."
+	// UnavailableCard replaces the card when inspection fails or times out.
+	UnavailableCard = "### EchoesVault · △ Status unavailable"
+)
+
+// silent is the whole response when the repository has no vault.
+const silent = `{"continue": true, "suppressOutput": true}` + "\n"
+
+// SessionStart reads one Claude Code / Codex SessionStart event from stdin
+// and returns the hook response (compact JSON and a newline). It never
+// writes, locks, initializes or migrates anything, and it never fails:
+// invalid JSON counts as {}, and an inspection that fails or takes longer
+// than InspectTimeout yields UnavailableCard.
+//
+// The event's "source" selects the mode: "compact" gets the plain context,
+// anything else ("startup", "resume", "clear", or no source at all) the
+// card. When the context would exceed its budget, the card loses whole
+// lines from its end until it fits; the stock card is far below the budget,
+// so this only guards against unusually long content.
+func SessionStart(stdin io.Reader) string {
+	event := readEvent(stdin)
+	dir, _ := stringField(event, "cwd")
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return silent
+		}
+		dir = wd
+	}
+	root, ok := workspaceRoot(dir)
+	if !ok || !vaultPresent(root) {
+		return silent
+	}
+	source, _ := stringField(event, "source")
+	context := plainContext
+	if source != "compact" {
+		context = fitCard(plainContext+cardContext+"\n\n", statusCard(root), CardBudget)
+	} else {
+		context = truncateRunes(context, PlainBudget)
+	}
+	out := jsonx.NewObj().
+		Set("continue", jsonx.Boolean(true)).
+		Set("suppressOutput", jsonx.Boolean(true)).
+		Set("hookSpecificOutput", jsonx.ObjectValue(jsonx.NewObj().
+			Set("hookEventName", jsonx.Str("SessionStart")).
+			Set("additionalContext", jsonx.Str(context))))
+	return jsonx.Compact(jsonx.ObjectValue(out)) + "\n"
+}
+
+func readEvent(r io.Reader) *jsonx.Obj {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return jsonx.NewObj()
+	}
+	v, err := jsonx.Decode(string(data))
+	if err != nil || v.Kind != jsonx.Object {
+		return jsonx.NewObj()
+	}
+	return v.Obj
+}
+
+func stringField(o *jsonx.Obj, key string) (string, bool) {
+	v, ok := o.Get(key)
+	if !ok || v.Kind != jsonx.String {
+		return "", false
+	}
+	return v.S, true
+}
+
+// workspaceRoot resolves dir as §3 steps 1-2 do, without the confinement
+// check: a vault whose managed paths escape the workspace must still get a
+// card ("Status unavailable") rather than silence.
+func workspaceRoot(dir string) (string, bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	real, err := fsx.ResolvePath(abs)
+	if err != nil {
+		return "", false
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	if top, ok, err := gitrepo.Discover(real); err == nil && ok {
+		return top, true
+	}
+	return real, true
+}
+
+// vaultPresent is the hook's notion of "initialized": the marker or the
+// index is a regular, non-symlink file.
+func vaultPresent(root string) bool {
+	for _, name := range []string{".echoes-vault.json", "index.md"} {
+		if fi, err := os.Lstat(filepath.Join(root, "EchoesVault", name)); err == nil && fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
+// statusCard runs the read-only inspection with the §22 time budget.
+func statusCard(root string) string {
+	done := make(chan string, 1)
+	go func() {
+		eng, err := gitvault.Open(gitvault.Options{Workspace: root})
+		if err != nil {
+			done <- UnavailableCard
+			return
+		}
+		done <- strings.TrimSpace(eng.Inspect().Card())
+	}()
+	select {
+	case card := <-done:
+		return card
+	case <-time.After(InspectTimeout):
+		// The inspection goroutine only reads; it is abandoned, not killed.
+		return UnavailableCard
+	}
+}
+
+// fitCard appends card to prefix, dropping whole card lines from the end
+// until the result has at most budget code points.
+func fitCard(prefix, card string, budget int) string {
+	lines := strings.Split(card, "\n")
+	for len(lines) > 0 {
+		s := prefix + strings.Join(lines, "\n")
+		if runeLen(s) <= budget {
+			return s
+		}
+		lines = lines[:len(lines)-1]
+		for len(lines) > 0 && lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+	}
+	return truncateRunes(strings.TrimRight(prefix, "\n"), budget)
+}
+
+func runeLen(s string) int { return len([]rune(s)) }
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n])
+}
