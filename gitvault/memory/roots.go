@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -151,14 +150,15 @@ func (r *Roots) Boundary(scope string) string {
 }
 
 // realpathNearest is the realpath of p's nearest existing ancestor with the
-// missing tail appended lexically.
+// missing tail appended lexically. Existence follows symlinks, as Node's
+// existsSync does: a dangling symlink counts as missing, so a create-only
+// publication onto it reaches link(2) and fails with EEXIST there.
 func realpathNearest(p string) (string, error) {
 	p = filepath.Clean(p)
 	var tail []string
 	cur := p
 	for {
-		_, err := os.Lstat(cur)
-		if err == nil {
+		if _, err := os.Stat(cur); err == nil {
 			real, err := filepath.EvalSymlinks(cur)
 			if err != nil {
 				return "", err
@@ -167,9 +167,6 @@ func realpathNearest(p string) (string, error) {
 				real = filepath.Join(real, tail[i])
 			}
 			return real, nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return "", err
 		}
 		parent := filepath.Dir(cur)
 		if parent == cur {
