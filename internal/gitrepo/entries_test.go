@@ -1,0 +1,262 @@
+package gitrepo
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// lsStage parses `git ls-files -s -z` into "mode hash stage\tpath" lines.
+func lsStage(sb *gitrepotest.Sandbox, dir string, env []string) []string {
+	out, err := sb.Run(dir, env, nil, "ls-files", "-s", "-z")
+	if err != nil {
+		panic(err)
+	}
+	return splitZ(out)
+}
+
+func entryLines(es []Entry) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Mode.String()[1:]+" "+e.Hash+" "+string(rune('0'+e.Stage))+"\t"+e.Path)
+	}
+	return out
+}
+
+func readAll(t *testing.T, es []Entry) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	for _, e := range es {
+		b, err := e.Read()
+		if err != nil {
+			t.Fatalf("Read %s: %v", e.Path, err)
+		}
+		m[e.Path] = string(b)
+	}
+	return m
+}
+
+func TestStagedFiles(t *testing.T) {
+	sb := gitrepotest.New(t)
+	top := sb.Init(filepath.Join(realTemp(t), "repo"))
+	gitrepotest.WriteFile(t, top, "vault/pages/a.md", "staged\n")
+	gitrepotest.WriteFile(t, top, "vault/pages/b.md", "b\n")
+	gitrepotest.WriteFile(t, top, "other.md", "o\n")
+	gitrepotest.WriteFile(t, top, "vault/new.md", "intent\n")
+	sb.Git(top, "add", "vault/pages", "other.md")
+	sb.Git(top, "add", "-N", "vault/new.md")
+	// The work tree moves on; the staged blob must not.
+	gitrepotest.WriteFile(t, top, "vault/pages/a.md", "work tree edit\n")
+
+	r, err := Open(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := r.StagedFiles("vault")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, l := range lsStage(sb, top, nil) {
+		if strings.Contains(l, "\tvault/") {
+			want = append(want, l)
+		}
+	}
+	if got := entryLines(es); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("StagedFiles:\n%s\nwant (git ls-files -s):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	content := readAll(t, es)
+	if content["vault/pages/a.md"] != "staged\n" {
+		t.Errorf("staged a.md = %q, want the staged blob", content["vault/pages/a.md"])
+	}
+	for _, e := range es {
+		if e.IntentToAdd != (e.Path == "vault/new.md") {
+			t.Errorf("%s: IntentToAdd = %v", e.Path, e.IntentToAdd)
+		}
+	}
+	if es, _ := r.StagedFiles("vault/pages/b.md"); len(es) != 1 || es[0].Path != "vault/pages/b.md" {
+		t.Errorf("StagedFiles of a file prefix = %+v", es)
+	}
+	if es, _ := r.StagedFiles("vau"); len(es) != 0 {
+		t.Errorf("a partial component matched: %+v", es)
+	}
+}
+
+// TestStagedFilesIndexFile honours GIT_INDEX_FILE, relative to the top like
+// git (which is what pre-commit hooks receive).
+func TestStagedFilesIndexFile(t *testing.T) {
+	sb := gitrepotest.New(t)
+	top := sb.Init(filepath.Join(realTemp(t), "repo"))
+	gitrepotest.WriteFile(t, top, "a.md", "one\n")
+	sb.Git(top, "add", "a.md")
+	alt := []string{"GIT_INDEX_FILE=.git/alt-index"}
+	gitrepotest.WriteFile(t, top, "a.md", "two\n")
+	gitrepotest.WriteFile(t, top, "b.md", "b\n")
+	if _, err := sb.Run(top, alt, nil, "add", "a.md", "b.md"); err != nil {
+		t.Fatal(err)
+	}
+	for _, env := range []string{".git/alt-index", filepath.Join(top, ".git", "alt-index")} {
+		t.Setenv("GIT_INDEX_FILE", env)
+		r, err := Open(top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, err := r.StagedFiles("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := entryLines(es), lsStage(sb, top, alt); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("GIT_INDEX_FILE=%s: %v, want %v", env, got, want)
+		}
+		if c := readAll(t, es); c["a.md"] != "two\n" || c["b.md"] != "b\n" {
+			t.Fatalf("GIT_INDEX_FILE=%s: contents %v", env, c)
+		}
+	}
+}
+
+func TestStagedFilesConflict(t *testing.T) {
+	sb := gitrepotest.New(t)
+	top := sb.Init(filepath.Join(realTemp(t), "repo"))
+	gitrepotest.WriteFile(t, top, "p.md", "base\n")
+	sb.Git(top, "add", "p.md")
+	sb.Git(top, "commit", "-qm", "base")
+	sb.Git(top, "checkout", "-qb", "other")
+	gitrepotest.WriteFile(t, top, "p.md", "theirs\n")
+	sb.Git(top, "commit", "-qam", "theirs")
+	sb.Git(top, "checkout", "-q", "main")
+	gitrepotest.WriteFile(t, top, "p.md", "ours\n")
+	sb.Git(top, "commit", "-qam", "ours")
+	if _, err := sb.Run(top, nil, nil, "merge", "-q", "other"); err == nil {
+		t.Fatal("the merge was expected to conflict")
+	}
+	r, err := Open(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := r.StagedFiles("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := entryLines(es), lsStage(sb, top, nil); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("conflicted index: %v, want %v", got, want)
+	}
+	byStage := map[int]string{}
+	for _, e := range es {
+		b, err := e.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		byStage[e.Stage] = string(b)
+	}
+	if byStage[1] != "base\n" || byStage[2] != "ours\n" || byStage[3] != "theirs\n" || len(byStage) != 3 {
+		t.Fatalf("stages = %v", byStage)
+	}
+	if !r.IndexPaths()["p.md"] {
+		t.Error("a conflicted path is tracked")
+	}
+}
+
+func TestTreeFiles(t *testing.T) {
+	sb := gitrepotest.New(t)
+	top := sb.Init(filepath.Join(realTemp(t), "repo"))
+	gitrepotest.WriteFile(t, top, "vault/a.md", "v1\n")
+	gitrepotest.WriteFile(t, top, "vault/sub/b.md", "b\n")
+	gitrepotest.WriteFile(t, top, "run.sh", "#!/bin/sh\n")
+	if err := os.Chmod(filepath.Join(top, "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb.Git(top, "add", ".")
+	sb.Git(top, "commit", "-qm", "one")
+	gitrepotest.WriteFile(t, top, "vault/a.md", "v2\n")
+	sb.Git(top, "rm", "-q", "vault/sub/b.md")
+	sb.Git(top, "commit", "-qam", "two")
+	sb.Git(top, "tag", "-a", "-m", "tagged", "v2")
+	// A commit on a branch that is never checked out, made with plumbing.
+	tree := strings.TrimSpace(sb.Git(top, "write-tree"))
+	sb.Git(top, "update-ref", "refs/heads/side", strings.TrimSpace(sb.Git(top, "commit-tree", tree, "-p", "HEAD", "-m", "side")))
+
+	r, err := Open(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ rev, prefix string }{
+		{"HEAD~1", "vault"}, {"HEAD", "vault"}, {"HEAD", ""}, {"main", "vault/"}, {"v2", "vault"},
+		{"side", ""}, {strings.TrimSpace(sb.Git(top, "rev-parse", "HEAD~1")), "vault/sub"},
+		{strings.TrimSpace(sb.Git(top, "rev-parse", "--short", "HEAD~1")), "vault/sub/b.md"},
+		{"HEAD~1", "missing"},
+	} {
+		es, err := r.TreeFiles(c.rev, c.prefix)
+		if err != nil {
+			t.Fatalf("TreeFiles(%q, %q): %v", c.rev, c.prefix, err)
+		}
+		args := []string{"ls-tree", "-r", "-z", c.rev}
+		if c.prefix != "" {
+			args = append(args, "--", c.prefix)
+		}
+		var want []string
+		for _, l := range splitZ(sb.Git(top, args...)) {
+			// "mode type hash\tpath" -> "mode hash 0\tpath"
+			meta, path, _ := strings.Cut(l, "\t")
+			f := strings.Fields(meta)
+			want = append(want, f[0]+" "+f[2]+" 0\t"+path)
+		}
+		sort.Slice(want, func(i, j int) bool {
+			return strings.SplitN(want[i], "\t", 2)[1] < strings.SplitN(want[j], "\t", 2)[1]
+		})
+		if got := entryLines(es); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("TreeFiles(%q, %q):\n%s\nwant:\n%s", c.rev, c.prefix, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	es, err := r.TreeFiles("HEAD~1", "vault")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := readAll(t, es); c["vault/a.md"] != "v1\n" || c["vault/sub/b.md"] != "b\n" {
+		t.Errorf("HEAD~1 contents = %q", c)
+	}
+	es, err = r.TreeFiles("HEAD", "run.sh")
+	if err != nil || len(es) != 1 || es[0].Mode != filemode.Executable {
+		t.Errorf("executable entry = %+v, %v", es, err)
+	}
+	if _, err := r.TreeFiles("no-such-branch", ""); err == nil {
+		t.Error("TreeFiles resolved a missing revision")
+	}
+}
+
+// TestTreeFilesLinkedWorktree reads HEAD per worktree and objects from the
+// common directory.
+func TestTreeFilesLinkedWorktree(t *testing.T) {
+	sb := gitrepotest.New(t)
+	root := realTemp(t)
+	top := sb.Init(filepath.Join(root, "repo"))
+	gitrepotest.WriteFile(t, top, "f", "main\n")
+	sb.Git(top, "add", "f")
+	sb.Git(top, "commit", "-qm", "main")
+	wt := filepath.Join(root, "wt")
+	sb.Git(top, "worktree", "add", "-q", "-b", "feature", wt)
+	gitrepotest.WriteFile(t, wt, "f", "feature\n")
+	sb.Git(wt, "commit", "-qam", "feature")
+	r, err := Open(wt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := r.TreeFiles("HEAD", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := readAll(t, es); c["f"] != "feature\n" {
+		t.Fatalf("worktree HEAD content = %q", c)
+	}
+	es, err = r.TreeFiles("main", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := readAll(t, es); c["f"] != "main\n" {
+		t.Fatalf("main content = %q", c)
+	}
+}
