@@ -173,3 +173,7 @@ func decodeVarint(b []byte) (val uint64, used int) {
 	}
 	return val, used
 }
+
+// sha1Sum is the index checksum function, shared with the tests that
+// rewrite indexes.
+func sha1Sum(b []byte) [sha1.Size]byte { return sha1.Sum(b) }

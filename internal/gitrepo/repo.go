@@ -183,8 +183,8 @@ func (r *Repo) loadConfig() error {
 
 // checkFormat validates core.repositoryformatversion and extensions.* the way
 // setup.c's check_repository_format_gently does, and reports whether
-// extensions.worktreeConfig is on. In version 0 only the extensions git
-// honours there are considered; others are ignored, as git does.
+// extensions.worktreeConfig is on. In version 0, unknown extensions are
+// ignored and v1-only ones are refused, as git does.
 func checkFormat(local []configEntry) (worktreeConfig bool, err error) {
 	version := 0
 	exts := map[string]*string{}
@@ -222,13 +222,17 @@ func checkFormat(local []configEntry) (worktreeConfig bool, err error) {
 			worktreeConfig = b
 		case "objectformat":
 			if version == 0 {
-				continue
+				return false, fmt.Errorf("%w: repository format version 0 with the v1-only extension objectFormat", ErrUnsupported)
 			}
 			if val != "sha1" {
 				return false, fmt.Errorf("%w: object format %q (only sha1 is supported)", ErrUnsupported, val)
 			}
-		case "refstorage":
+		case "refstorage", "noop-v1":
 			if version == 0 {
+				// git refuses v1-only extensions in a version 0 repository.
+				return false, fmt.Errorf("%w: repository format version 0 with the v1-only extension %s", ErrUnsupported, name)
+			}
+			if name == "noop-v1" {
 				continue
 			}
 			if val != "files" {
@@ -347,25 +351,18 @@ func currentBranch(gitDir string) string {
 	return strings.TrimPrefix(strings.TrimSpace(ref), "refs/heads/")
 }
 
-// formatCheckedStorage hides extensions.* from go-git. go-git's Open rejects
-// every extension it does not implement (even worktreeConfig, and it
-// compares their names case-sensitively against lower-cased keys), but we
-// have already validated the format ourselves in checkFormat and only use
-// go-git for objects and references, which those extensions do not affect.
+// formatCheckedStorage keeps go-git away from the config file. go-git's
+// Open rejects every extension it does not implement (even worktreeConfig,
+// and it compares names case-sensitively against lower-cased keys) and its
+// parser rejects valid syntax such as the legacy "[section.sub]" header. We
+// have parsed and validated the configuration ourselves (checkFormat) and
+// use go-git only for objects and references, which need no configuration.
 type formatCheckedStorage struct {
 	*filesystem.Storage
 }
 
 func (s formatCheckedStorage) Config() (*gogitconfig.Config, error) {
-	cfg, err := s.Storage.Config()
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Raw != nil {
-		cfg.Raw.RemoveSection("extensions")
-	}
-	cfg.Core.RepositoryFormatVersion = ""
-	return cfg, nil
+	return gogitconfig.NewConfig(), nil
 }
 
 // openObjects opens the object and reference store through go-git, routing
