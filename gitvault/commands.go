@@ -117,6 +117,9 @@ func (e *Engine) Upsert(load Payload) (jsonx.Value, error) {
 		if err != nil {
 			return jsonx.Value{}, err
 		}
+		if err := refuseSymlinkTargets(e.WS.Index, e.WS.State); err != nil {
+			return jsonx.Value{}, err
+		}
 		if err := w.write(page.Path, []byte(page.Page.Text)); err != nil {
 			return jsonx.Value{}, err
 		}
@@ -159,6 +162,9 @@ func (e *Engine) Append(load Payload) (jsonx.Value, error) {
 		}
 		path, content, err := e.WS.dailyEntry(KindScratchpad, entry.S, agent)
 		if err != nil {
+			return jsonx.Value{}, err
+		}
+		if err := refuseSymlinkTargets(e.WS.State); err != nil {
 			return jsonx.Value{}, err
 		}
 		if err := w.create(path, content); err != nil {
@@ -279,6 +285,9 @@ func (e *Engine) End(load Payload, confirmed bool) (jsonx.Value, error) {
 		if err != nil {
 			return jsonx.Value{}, err
 		}
+		if err := refuseSymlinkTargets(e.WS.Index, e.WS.State); err != nil {
+			return jsonx.Value{}, err
+		}
 		for _, p := range prepared {
 			if err := w.write(p.Path, []byte(p.Page.Text)); err != nil {
 				return jsonx.Value{}, err
@@ -314,6 +323,9 @@ func (e *Engine) refreshCommand(w *writer) (RefreshResult, *State, error) {
 	}
 	idx, err := e.render(nil)
 	if err != nil {
+		return RefreshResult{}, nil, err
+	}
+	if err := refuseSymlinkTargets(e.WS.Index, e.WS.State); err != nil {
 		return RefreshResult{}, nil, err
 	}
 	res, err := w.refreshIndex(idx)
@@ -369,6 +381,9 @@ func (e *Engine) Start(recent int) (string, error) {
 		}
 		idx, err := e.render(nil)
 		if err != nil {
+			return jsonx.Value{}, err
+		}
+		if err := refuseSymlinkTargets(e.WS.Index, e.WS.State); err != nil {
 			return jsonx.Value{}, err
 		}
 		if _, err := w.refreshIndex(idx); err != nil {

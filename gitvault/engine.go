@@ -107,7 +107,7 @@ func (e *Engine) render(proposed []IndexPage) (*Index, error) {
 	if err != nil {
 		return nil, wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, osDetail(err))
 	}
-	return renderIndex(readPages(src, names), proposed)
+	return renderIndex(src, names, proposed)
 }
 
 // RefreshResult is the indexRefresh object (§11.3).
@@ -156,6 +156,19 @@ func (e *Engine) finishState(w *writer, st *State, stats Stats, agent *string) (
 	st.Stats = stats
 	st.setWriter(agent, e.opt.AdapterVersion)
 	return st, w.writeState(st)
+}
+
+// refuseSymlinkTargets fails when a managed replacement target the command
+// will write is a symlink, so that the refusal comes before the first write
+// instead of after the page was replaced (Protocol §16: fail closed before
+// writing durable knowledge; CONFORMANCE-echoes §5 step 2).
+func refuseSymlinkTargets(paths ...string) error {
+	for _, p := range paths {
+		if isSymlink(p) {
+			return errorf("Refusing to replace a symbolic link: %s", p)
+		}
+	}
+	return nil
 }
 
 // pageTarget resolves a normalized page file name to its path, refusing a
