@@ -35,15 +35,15 @@ type configParser struct {
 // parseFile appends the entries of path. A missing file is not an error,
 // matching git for optional sources and for includes.
 func (c *configParser) parseFile(path string, depth int) error {
+	if depth > maxIncludeDepth {
+		return fmt.Errorf("config %s: exceeded maximum include depth (%d)", path, maxIncludeDepth)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
 		return fmt.Errorf("read config %s: %w", path, err)
-	}
-	if depth > maxIncludeDepth {
-		return fmt.Errorf("config %s: exceeded maximum include depth (%d)", path, maxIncludeDepth)
 	}
 	return c.parse(data, path, depth)
 }
