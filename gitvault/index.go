@@ -44,13 +44,67 @@ func readPages(src PageSource, names []string) []pageText {
 	return out
 }
 
+// loadedPage is one page read and parsed for an index render.
+type loadedPage struct {
+	readErr, parseErr error
+	page              *Page
+}
+
+// loadAndParse reads and parses every named page in parallel with one
+// reusable buffer per worker, keeping only the parsed metadata: index
+// renders of large vaults are dominated by this loop.
+func loadAndParse(src PageSource, names []string, skip map[string]int) []loadedPage {
+	out := make([]loadedPage, len(names))
+	bufSrc, fast := src.(bufferedSource)
+	parallelWorkers(len(names), func() func(i int) {
+		var buf []byte
+		return func(i int) {
+			if _, ok := skip[names[i]]; ok {
+				return
+			}
+			var data []byte
+			var err error
+			if fast {
+				buf, err = bufSrc.readPageBuf(names[i], buf)
+				data = buf
+			} else {
+				data, err = src.ReadPage(names[i])
+			}
+			if err != nil {
+				out[i].readErr = err
+				return
+			}
+			text, err := pytext.DecodeText(data)
+			if err != nil {
+				out[i].readErr = err
+				return
+			}
+			out[i].page, out[i].parseErr = parsePage(text, true, false)
+		}
+	})
+	return out
+}
+
+// bufferedSource is implemented by sources that can read into a caller's
+// buffer without allocating.
+type bufferedSource interface {
+	readPageBuf(name string, buf []byte) ([]byte, error)
+}
+
 // parallel runs fn(0..n-1) on up to GOMAXPROCS workers.
 func parallel(n int, fn func(i int)) {
+	parallelWorkers(n, func() func(int) { return fn })
+}
+
+// parallelWorkers is parallel with per-worker state: newWorker is called
+// once per worker goroutine.
+func parallelWorkers(n int, newWorker func() func(i int)) {
 	workers := runtime.GOMAXPROCS(0)
 	if workers > n {
 		workers = n
 	}
 	if workers <= 1 {
+		fn := newWorker()
 		for i := 0; i < n; i++ {
 			fn(i)
 		}
@@ -64,6 +118,7 @@ func parallel(n int, fn func(i int)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			fn := newWorker()
 			for {
 				mu.Lock()
 				start := next
@@ -98,53 +153,74 @@ type Index struct {
 	Pages  []IndexPage // in row order
 }
 
-// renderIndex validates the complete page set and renders the index
+// renderIndex validates the complete page set of src and renders the index
 // (§11.3): read failures first, then collisions, then parse failures, each
 // in listing order. Proposed pages replace the file of the same name in
 // place or are added after the listing, in order, as the reference's
 // dictionary update does.
-func renderIndex(texts []pageText, proposed []IndexPage) (*Index, error) {
-	for _, t := range texts {
-		if t.Err != nil {
-			return nil, wrapf(t.Err, "Cannot read page %s: %s", t.Name, readDetail(t.Err))
-		}
-	}
+func renderIndex(src PageSource, names []string, proposed []IndexPage) (*Index, error) {
 	replace := make(map[string]int, len(proposed))
 	for i, p := range proposed {
 		replace[p.Name] = i
 	}
-	names := make([]string, 0, len(texts)+len(proposed))
-	pages := make([]IndexPage, len(texts), len(texts)+len(proposed))
-	for i, t := range texts {
-		names = append(names, t.Name)
-		if j, ok := replace[t.Name]; ok {
+	loaded := loadAndParse(src, names, replace)
+	for i, l := range loaded {
+		if l.readErr != nil {
+			return nil, wrapf(l.readErr, "Cannot read page %s: %s", names[i], readDetail(l.readErr))
+		}
+	}
+	all := make([]string, 0, len(names)+len(proposed))
+	pages := make([]IndexPage, len(names), len(names)+len(proposed))
+	for i, name := range names {
+		all = append(all, name)
+		if j, ok := replace[name]; ok {
 			pages[i] = proposed[j]
-			delete(replace, t.Name)
+			delete(replace, name)
 		}
 	}
 	for _, p := range proposed {
 		if _, isNew := replace[p.Name]; isNew {
-			names = append(names, p.Name)
+			all = append(all, p.Name)
 			pages = append(pages, p)
 		}
 	}
-	if err := checkCollisions(names); err != nil {
+	if err := checkCollisions(all); err != nil {
 		return nil, err
 	}
-	errs := make([]error, len(texts))
-	parallel(len(texts), func(i int) {
-		if pages[i].Page != nil {
-			return // a proposed page, already validated
+	for i, l := range loaded {
+		if l.parseErr != nil {
+			return nil, wrapf(l.parseErr, "Cannot generate index from %s: %s", names[i], l.parseErr.Error())
 		}
-		pages[i].Name = texts[i].Name
-		pages[i].Page, errs[i] = ParsePage(texts[i].Text, true)
-	})
-	for i, err := range errs {
-		if err != nil {
-			return nil, wrapf(err, "Cannot generate index from %s: %s", texts[i].Name, err.Error())
+		if l.page != nil {
+			pages[i] = IndexPage{Name: names[i], Page: l.page}
 		}
 	}
 	return buildIndex(pages), nil
+}
+
+// renderTexts renders from pages already read as text (legacy migration
+// reads them anyway to plan summaries).
+func renderTexts(texts []pageText, proposed []IndexPage) (*Index, error) {
+	src := textSource{}
+	names := make([]string, len(texts))
+	for i, t := range texts {
+		names[i] = t.Name
+		src[t.Name] = t
+	}
+	return renderIndex(src, names, proposed)
+}
+
+// textSource serves pages from memory.
+type textSource map[string]pageText
+
+func (s textSource) PageNames() ([]string, error) { return nil, nil }
+
+func (s textSource) ReadPage(name string) ([]byte, error) {
+	t := s[name]
+	if t.Err != nil {
+		return nil, t.Err
+	}
+	return []byte(t.Text), nil
 }
 
 // checkCollisions applies §8.3 to names in iteration order.

@@ -66,7 +66,7 @@ func (e *Engine) planMigration() (*migrationPlan, error) {
 	for i, p := range migrated {
 		proposed[i] = p.IndexPage
 	}
-	idx, err := renderIndex(texts, proposed)
+	idx, err := renderTexts(texts, proposed)
 	if err != nil {
 		return nil, err
 	}

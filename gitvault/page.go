@@ -24,14 +24,24 @@ func (p *Page) Deprecated() bool { return p.Status == "deprecated" }
 // ParsePage validates page content. With requireSummary false (legacy paths)
 // a page without a valued summary is accepted with HasSummary false.
 func ParsePage(content string, requireSummary bool) (*Page, error) {
+	return parsePage(content, requireSummary, true)
+}
+
+// parsePage parses content; keepText false skips building the stored text,
+// which index renders of existing pages never need.
+func parsePage(content string, requireSummary, keepText bool) (*Page, error) {
 	if pytext.IsBlank(content) {
 		return nil, errorf("Page content must be a non-empty string.")
 	}
-	normalized := pytext.Strip(content) + "\n"
-	if hasConflictMarkerAnyNewline(normalized) {
+	// The stored text is strip(content) + "\n". The conflict regex and the
+	// line scanner give the same answers on strip(content) alone ($ matches
+	// at the end as before a final newline; a final separator adds no line),
+	// so the copy is only made when the caller keeps the text.
+	stripped := pytext.Strip(content)
+	if hasConflictMarkerAnyNewline(stripped) {
 		return nil, errorf("Page contains unresolved Git conflict markers.")
 	}
-	block, err := frontmatter.Scan(normalized)
+	block, err := frontmatter.Scan(stripped)
 	if err != nil {
 		return nil, errorf("%s", err.Error())
 	}
@@ -42,7 +52,10 @@ func ParsePage(content string, requireSummary bool) (*Page, error) {
 	if missing := block.Missing(required); len(missing) > 0 {
 		return nil, errorf("%s", frontmatter.MissingError(missing).Error())
 	}
-	p := &Page{Text: normalized, block: block}
+	p := &Page{block: block}
+	if keepText {
+		p.Text = stripped + "\n"
+	}
 	if p.Type, err = decodeKey(block, "type"); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/git-echoes/git-echoes/internal/jsonx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -60,17 +61,22 @@ func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
 		part := names[start:min(start+chunk, len(names))]
 		found := make([][]SearchHit, len(part))
 		errs := make([]error, len(part))
-		parallel(len(part), func(i int) {
-			data, err := src.ReadPage(part[i])
-			if err != nil {
-				errs[i] = wrapf(err, "Cannot read page %s: %s", part[i], osDetail(err))
-				return
+		parallelWorkers(len(part), func() func(int) {
+			var buf []byte
+			return func(i int) {
+				var err error
+				buf, err = src.readPageBuf(part[i], buf)
+				if err != nil {
+					errs[i] = wrapf(err, "Cannot read page %s: %s", part[i], osDetail(err))
+					return
+				}
+				if !utf8.Valid(buf) {
+					errs[i] = errorf("Cannot read page %s: invalid UTF-8", part[i])
+					return
+				}
+				// The buffer is reused: scan copies what it keeps.
+				found[i] = m.scan(unsafeString(buf), filepath.Join(relDir, part[i]), limit+1)
 			}
-			if !utf8.Valid(data) {
-				errs[i] = errorf("Cannot read page %s: invalid UTF-8", part[i])
-				return
-			}
-			found[i] = m.scan(string(data), filepath.Join(relDir, part[i]), limit+1)
 		})
 		for i := range part {
 			if errs[i] != nil {
@@ -127,7 +133,8 @@ func (m *matcher) scan(raw, file string, max int) []SearchHit {
 		if !m.lineMatches(line) {
 			continue
 		}
-		hits = append(hits, SearchHit{File: file, Line: lineNo, Text: pytext.Truncate(pytext.Strip(line), SearchTextLimit)})
+		text := strings.Clone(pytext.Truncate(pytext.Strip(line), SearchTextLimit))
+		hits = append(hits, SearchHit{File: file, Line: lineNo, Text: text})
 		if len(hits) >= max {
 			break
 		}
@@ -145,8 +152,17 @@ func (m *matcher) lineMatches(line string) bool {
 	return strings.Contains(pytext.Casefold(line), m.folded)
 }
 
+// isASCIIString reports whether s is pure ASCII, eight bytes at a time.
 func isASCIIString(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
 		}
@@ -154,38 +170,53 @@ func isASCIIString(s string) bool {
 	return true
 }
 
+// englishRank orders bytes from rare to common in source text and prose, so
+// the prefilter anchors on the needle byte least likely to occur.
+const englishRank = "QJZXqjzxKVkvBYGPWFMUCby0123456789gwfpmucdlhrsnioate"
+
+func anchorIndex(needle string) int {
+	best, bestRank := 0, len(englishRank)+1
+	for i := 0; i < len(needle); i++ {
+		r := strings.IndexByte(englishRank, needle[i])
+		if r < 0 {
+			r = -1 // punctuation and symbols are rarer than any letter
+		}
+		if r < bestRank {
+			best, bestRank = i, r
+		}
+	}
+	return best
+}
+
 // containsFoldASCII reports whether the ASCII-lowercased s contains the
-// lowercase ASCII needle.
+// lowercase ASCII needle. It jumps between occurrences of the needle's
+// rarest byte (either case) with IndexByte, which is vectorized.
 func containsFoldASCII(s, needle string) bool {
 	n := len(needle)
 	if n == 0 {
 		return true
 	}
-	first := needle[0]
-	upper := first
-	if first >= 'a' && first <= 'z' {
-		upper = first - 'a' + 'A'
+	a := anchorIndex(needle)
+	lo := needle[a]
+	up := lo
+	if lo >= 'a' && lo <= 'z' {
+		up = lo - 'a' + 'A'
 	}
-	for i := 0; i+n <= len(s); i++ {
-		c := s[i]
-		if c != first && c != upper {
-			j := strings.IndexByte(s[i+1:], first)
-			k := -1
-			if upper != first {
-				k = strings.IndexByte(s[i+1:], upper)
-			}
-			switch {
-			case j < 0 && k < 0:
-				return false
-			case j < 0 || (k >= 0 && k < j):
+	for pos := a; pos < len(s); {
+		j := strings.IndexByte(s[pos:], lo)
+		if up != lo {
+			if k := strings.IndexByte(s[pos:], up); k >= 0 && (j < 0 || k < j) {
 				j = k
 			}
-			i += j // loop increment adds the final 1
-			continue
 		}
-		if equalFoldASCII(s[i:i+n], needle) {
+		if j < 0 {
+			return false
+		}
+		at := pos + j - a
+		if at+n <= len(s) && equalFoldASCII(s[at:at+n], needle) {
 			return true
 		}
+		pos += j + 1
 	}
 	return false
 }
@@ -202,5 +233,9 @@ func equalFoldASCII(s, lower string) bool {
 	}
 	return true
 }
+
+// unsafeString views b as a string without copying; the caller must not
+// keep the string (or substrings of it) past the next change to b.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 func itoa(n int) string { return strconv.Itoa(n) }

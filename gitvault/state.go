@@ -145,6 +145,13 @@ func (ws *Workspace) statsFromIndex(idx *Index) Stats {
 	return st
 }
 
+// writeState writes the state unless the file already holds these exact
+// bytes: rewriting identical bytes only costs an fsync, which dominates
+// repeated hydrate and rebuild-index runs.
 func (w *writer) writeState(st *State) error {
-	return w.write(w.ws.State, []byte(jsonx.Pretty(st.JSON())))
+	data := []byte(jsonx.Pretty(st.JSON()))
+	if current, err := os.ReadFile(w.ws.State); err == nil && !isSymlink(w.ws.State) && string(current) == string(data) {
+		return nil
+	}
+	return w.write(w.ws.State, data)
 }

@@ -84,3 +84,7 @@ func (d dirSource) PageNames() ([]string, error) {
 func (d dirSource) ReadPage(name string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(d.dir, name))
 }
+
+func (d dirSource) readPageBuf(name string, buf []byte) ([]byte, error) {
+	return fsx.ReadFileBuf(filepath.Join(d.dir, name), buf)
+}

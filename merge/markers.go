@@ -5,6 +5,8 @@ package merge
 import (
 	"regexp"
 	"strings"
+
+	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // ConflictRe is the protocol's conflict-marker regex (§9 step 3). Go's
@@ -13,21 +15,9 @@ import (
 // anything but \n.
 var ConflictRe = regexp.MustCompile(`(?m)^(?:<<<<<<<(?: .*)?|=======|>>>>>>>(?: .*)?)$`)
 
-// isPySpace reports whether r is in the protocol's whitespace set W (§2.1),
-// which is Python's str.isspace and differs from unicode.IsSpace.
-func isPySpace(r rune) bool {
-	switch {
-	case r >= 0x09 && r <= 0x0D, r >= 0x1C && r <= 0x20:
-		return true
-	case r == 0x85, r == 0xA0, r == 0x1680, r >= 0x2000 && r <= 0x200A,
-		r == 0x2028, r == 0x2029, r == 0x202F, r == 0x205F, r == 0x3000:
-		return true
-	}
-	return false
-}
+func pyStrip(s string) string { return pytext.Strip(s) }
 
-// pyStrip removes characters of W from both ends of s (§2.1).
-func pyStrip(s string) string { return strings.TrimFunc(s, isPySpace) }
+func isPySpace(r rune) bool { return pytext.IsSpace(r) }
 
 // normalizePage is the text the protocol stores and checks: strip(content)
 // plus one "\n" (§9 step 2).
@@ -35,8 +25,42 @@ func normalizePage(s string) string { return pyStrip(s) + "\n" }
 
 // universalNewlines replaces every \r\n with \n, then every remaining \r
 // with \n (§2.3).
-func universalNewlines(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+func universalNewlines(s string) string { return pytext.UniversalNewlines(s) }
+
+// MatchesConflictRe reports whether ConflictRe matches text, with exactly
+// the regexp's semantics, by scanning bytes: it runs over every page of a
+// vault on each index render, where the regexp engine would dominate.
+func MatchesConflictRe(text string) bool {
+	for i := 0; i < len(text); {
+		rest := text[i:]
+		if len(rest) >= 7 {
+			switch c := rest[0]; c {
+			case '<', '>':
+				if allByte(rest[:7], c) && (len(rest) == 7 || rest[7] == '\n' || rest[7] == ' ') {
+					return true
+				}
+			case '=':
+				if allByte(rest[:7], '=') && (len(rest) == 7 || rest[7] == '\n') {
+					return true
+				}
+			}
+		}
+		nl := strings.IndexByte(rest, '\n')
+		if nl < 0 {
+			return false
+		}
+		i += nl + 1
+	}
+	return false
+}
+
+func allByte(s string, c byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != c {
+			return false
+		}
+	}
+	return true
 }
 
 // HasConflictMarkers applies §9 step 3 exactly: the regex is searched in the
@@ -45,7 +69,9 @@ func universalNewlines(s string) string {
 // reference engine. Use HasConflictMarkersAnyNewline for the recommended
 // check that closes that gap.
 func HasConflictMarkers(text string) bool {
-	return ConflictRe.MatchString(normalizePage(text))
+	// Matching on strip(text) is the same as on strip(text)+"\n": $ matches
+	// at the end of the text as it does before a final newline.
+	return MatchesConflictRe(pyStrip(text))
 }
 
 // HasConflictMarkersAnyNewline reports whether §9 step 3 matches on the
@@ -53,7 +79,10 @@ func HasConflictMarkers(text string) bool {
 // \r -> \n). This refuses exactly the pages that would become invalid when
 // read back (the CRLF Quirk of §9).
 func HasConflictMarkersAnyNewline(text string) bool {
-	return HasConflictMarkers(text) || HasConflictMarkers(universalNewlines(text))
+	if HasConflictMarkers(text) {
+		return true
+	}
+	return strings.ContainsRune(text, '\r') && HasConflictMarkers(universalNewlines(text))
 }
 
 // Marker is one conflict-marker line.
