@@ -64,10 +64,15 @@ func sameFile(a, b os.FileInfo) bool {
 // re-checked after open, containment re-checked, size capped, fatal UTF-8
 // decoding with one BOM removed. trustedRoot may be empty.
 func readGuarded(path, label string, limit int64, trustedRoot string) (string, error) {
+	return readGuardedWith(nil, path, label, limit, trustedRoot)
+}
+
+// readGuardedWith is readGuarded with a scan's realpath cache.
+func readGuardedWith(rs *resolver, path, label string, limit int64, trustedRoot string) (string, error) {
 	outside := func() error {
 		return newErr(CodeUnsafePath, "Refusing to read memory outside the install root: '"+path+"' is not within '"+trustedRoot+"'.")
 	}
-	if trustedRoot != "" && !within(path, trustedRoot) {
+	if trustedRoot != "" && !rs.within(path, trustedRoot) {
 		return "", outside()
 	}
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
@@ -87,7 +92,7 @@ func readGuarded(path, label string, limit int64, trustedRoot string) (string, e
 	if err != nil || !li.Mode().IsRegular() || !sameFile(fi, li) {
 		return "", &Error{Code: CodeUnsafePath, Message: label + " must remain a regular, non-symlink file while it is opened.", Err: err}
 	}
-	if trustedRoot != "" && !within(path, trustedRoot) {
+	if trustedRoot != "" && !rs.within(path, trustedRoot) {
 		return "", outside()
 	}
 	if fi.Size() > limit {

@@ -153,13 +153,23 @@ func (r *Roots) Boundary(scope string) string {
 // missing tail appended lexically. Existence follows symlinks, as Node's
 // existsSync does: a dangling symlink counts as missing, so a create-only
 // publication onto it reaches link(2) and fails with EEXIST there.
-func realpathNearest(p string) (string, error) {
+func realpathNearest(p string) (string, error) { return (*resolver)(nil).realpathNearest(p) }
+
+// resolver memoizes directory realpaths for the duration of one scan, so
+// checking thousands of files costs one lstat each instead of a full
+// path walk. A nil resolver caches nothing. The design excludes same-user
+// races (CONFORMANCE §11.3), which is what makes a per-scan cache sound.
+type resolver struct{ dirs map[string]string }
+
+func newResolver() *resolver { return &resolver{dirs: map[string]string{}} }
+
+func (rs *resolver) realpathNearest(p string) (string, error) {
 	p = filepath.Clean(p)
 	var tail []string
 	cur := p
 	for {
-		if _, err := os.Stat(cur); err == nil {
-			real, err := filepath.EvalSymlinks(cur)
+		if fi, err := os.Stat(cur); err == nil {
+			real, err := rs.realpath(cur, fi.IsDir())
 			if err != nil {
 				return "", err
 			}
@@ -177,6 +187,32 @@ func realpathNearest(p string) (string, error) {
 	}
 }
 
+func (rs *resolver) realpath(p string, isDir bool) (string, error) {
+	if rs == nil {
+		return filepath.EvalSymlinks(p)
+	}
+	if isDir {
+		if r, ok := rs.dirs[p]; ok {
+			return r, nil
+		}
+		r, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			rs.dirs[p] = r
+		}
+		return r, err
+	}
+	// A file that is not itself a symlink resolves through its directory.
+	li, err := os.Lstat(p)
+	if err != nil || li.Mode()&fs.ModeSymlink != 0 {
+		return filepath.EvalSymlinks(p)
+	}
+	dir, err := rs.realpath(filepath.Dir(p), true)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, filepath.Base(p)), nil
+}
+
 func realpathNearestOr(p string) string {
 	if r, err := realpathNearest(p); err == nil {
 		return r
@@ -186,12 +222,14 @@ func realpathNearestOr(p string) string {
 
 // within reports whether target resolves inside root (CONFORMANCE §3.2).
 // Any resolution error means "not within".
-func within(target, root string) bool {
-	t, err := realpathNearest(target)
+func within(target, root string) bool { return (*resolver)(nil).within(target, root) }
+
+func (rs *resolver) within(target, root string) bool {
+	t, err := rs.realpathNearest(target)
 	if err != nil {
 		return false
 	}
-	r, err := realpathNearest(root)
+	r, err := rs.realpathNearest(root)
 	if err != nil {
 		return false
 	}

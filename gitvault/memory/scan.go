@@ -73,6 +73,7 @@ type scanResult struct {
 type scanner struct {
 	res     scanResult
 	visited int
+	paths   *resolver
 }
 
 // scan walks the scopes in order with the shared entry and byte budgets
@@ -80,7 +81,7 @@ type scanner struct {
 // returned as errors (the latter as CodeIncomplete); everything else about
 // individual files becomes diagnostics.
 func scan(r *Roots, scopes []string) (*scanResult, error) {
-	s := &scanner{}
+	s := &scanner{paths: newResolver()}
 	s.res.Entries = []Entry{}
 	s.res.InvalidFiles = []InvalidFile{}
 	s.res.SkippedSymlinks = []string{}
@@ -214,7 +215,7 @@ func (s *scanner) readFiles(root, scope string, files []string) {
 			s.res.Truncated = true
 			return
 		}
-		text, err := readGuarded(filepath.Join(root, filepath.FromSlash(rel)), "memory document", MaxDocumentBytes, root)
+		text, err := readGuardedWith(s.paths, filepath.Join(root, filepath.FromSlash(rel)), "memory document", MaxDocumentBytes, root)
 		if err != nil {
 			s.invalid(scope, rel, DiagInvalidDocument)
 			continue

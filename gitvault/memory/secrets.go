@@ -10,19 +10,42 @@ import (
 type secretPattern struct {
 	Label string
 	re    *regexp.Regexp
+	// hint is a literal every match contains; texts without it skip the
+	// regex, which matters because leading \b patterns have no literal
+	// prefix for RE2 to accelerate on.
+	hint func(string) bool
+}
+
+func has(lit string) func(string) bool {
+	return func(s string) bool { return strings.Contains(s, lit) }
+}
+
+// hasSkDash is a case-insensitive "sk-" test without lowercasing the text.
+func hasSkDash(s string) bool {
+	for i := strings.IndexByte(s, '-'); i >= 0; {
+		if i >= 2 && (s[i-1]|0x20) == 'k' && (s[i-2]|0x20) == 's' {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '-')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return false
 }
 
 var secretPatterns = []secretPattern{
-	{"provider API key", regexp.MustCompile(`(?i)\bsk-[A-Za-z0-9_-]{16,}\b`)},
-	{"Stripe key", regexp.MustCompile(`\b(?:sk|rk)_live_[A-Za-z0-9]{16,}\b`)},
-	{"npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{20,}\b`)},
-	{"Hugging Face token", regexp.MustCompile(`\bhf_[A-Za-z0-9]{20,}\b`)},
-	{"GitHub token", regexp.MustCompile(`\bgh[pors]_[A-Za-z0-9]{16,}\b`)},
-	{"GitHub token", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{16,}\b`)},
-	{"Google API key", regexp.MustCompile(`\bAIza[A-Za-z0-9_-]{16,}\b`)},
-	{"Slack token", regexp.MustCompile(`\bxox[baprs]-[A-Za-z0-9-]{10,}\b`)},
-	{"AWS access key", regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`)},
-	{"private key", regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`)},
+	{"provider API key", regexp.MustCompile(`(?i)\bsk-[A-Za-z0-9_-]{16,}\b`), hasSkDash},
+	{"Stripe key", regexp.MustCompile(`\b(?:sk|rk)_live_[A-Za-z0-9]{16,}\b`), has("_live_")},
+	{"npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{20,}\b`), has("npm_")},
+	{"Hugging Face token", regexp.MustCompile(`\bhf_[A-Za-z0-9]{20,}\b`), has("hf_")},
+	{"GitHub token", regexp.MustCompile(`\bgh[pors]_[A-Za-z0-9]{16,}\b`), has("gh")},
+	{"GitHub token", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{16,}\b`), has("github_pat_")},
+	{"Google API key", regexp.MustCompile(`\bAIza[A-Za-z0-9_-]{16,}\b`), has("AIza")},
+	{"Slack token", regexp.MustCompile(`\bxox[baprs]-[A-Za-z0-9-]{10,}\b`), has("xox")},
+	{"AWS access key", regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`), func(s string) bool { return strings.Contains(s, "AKIA") || strings.Contains(s, "ASIA") }},
+	{"private key", regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`), has("-----BEGIN ")},
 }
 
 // DetectSecrets returns the labels of every known secret shape found in
@@ -34,7 +57,7 @@ func DetectSecrets(texts ...string) []string {
 			continue
 		}
 		for _, t := range texts {
-			if p.re.MatchString(t) {
+			if p.hint(t) && p.re.MatchString(t) {
 				labels = append(labels, p.Label)
 				break
 			}

@@ -1,0 +1,103 @@
+package memory
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzParseDocument: the parser must never panic, and every accepted
+// document must re-serialize to bytes that parse back to the same memory.
+func FuzzParseDocument(f *testing.F) {
+	f.Add(string(workedExample().Serialize()))
+	f.Add("---\r\nschema: \"ecc.memory.v1\"\r\n---\r\n\r\nbody\r\n")
+	f.Add("---\n---\n")
+	f.Add("---\ntitle: \"\\ud800\"\n---NOT\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		m, err := ParseDocument(text)
+		if err != nil {
+			if ErrorCode(err) != CodeInvalid {
+				t.Fatalf("unexpected error code %q", ErrorCode(err))
+			}
+			return
+		}
+		out := m.Serialize()
+		if !utf8.Valid(out) {
+			t.Fatalf("serialized invalid UTF-8: %q", out)
+		}
+		back, err := ParseDocument(string(out))
+		if err != nil {
+			t.Fatalf("re-serialized document rejected: %v\n%s", err, out)
+		}
+		if MarshalCompact(back.Full()) != MarshalCompact(m.Full()) {
+			t.Fatalf("round trip changed the memory")
+		}
+	})
+}
+
+// FuzzTokenize: tokens are distinct, non-empty, lowercase runs of the
+// token alphabet, and validated queries never panic the scorer or excerpt.
+func FuzzTokenize(f *testing.F) {
+	for _, s := range []string{"don't", "v2.0", "İstanbul ΟΔΟΣ", "a\tb", "😀 snake_case", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		toks := Tokenize(q)
+		seen := map[string]bool{}
+		for _, tok := range toks {
+			if tok == "" || seen[tok] || !tokenRe.MatchString(tok) || tokenRe.FindString(tok) != tok {
+				t.Fatalf("bad token %q from %q", tok, q)
+			}
+			seen[tok] = true
+		}
+		vq, err := ValidateQuery(q)
+		if err != nil {
+			return
+		}
+		m := workedExample()
+		m.Body = strings.Repeat(q+" ", 40)
+		if scoreMemory(m, jsLower(vq), Tokenize(vq)) < 0 {
+			t.Fatal("negative score")
+		}
+		if ex := excerpt(m.Body, Tokenize(vq)); unitLen(ex) > 242 {
+			t.Fatalf("excerpt too long: %d units", unitLen(ex))
+		}
+	})
+}
+
+// FuzzParseJSON: the frontmatter value parser never panics, and what it
+// accepts the encoder writes back to something it accepts again.
+func FuzzParseJSON(f *testing.F) {
+	for _, s := range []string{`"x"`, `["a", "b"]`, `"\ud800"`, `{"a":[1,{"b":null}]}`, `-0.5e-3`, `[`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := parseJSON(s)
+		if err != nil {
+			return
+		}
+		if _, err := parseJSON(MarshalCompact(toEncodable(v))); err != nil {
+			t.Fatalf("re-encoded value rejected: %v", err)
+		}
+	})
+}
+
+// toEncodable turns decoded maps into Objects (key order is irrelevant to
+// re-parsing).
+func toEncodable(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		o := Object{}
+		for k, e := range x {
+			o = append(o, Field{k, toEncodable(e)})
+		}
+		return o
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = toEncodable(e)
+		}
+		return out
+	}
+	return v
+}
