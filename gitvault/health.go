@@ -112,7 +112,7 @@ func (e *Engine) Inspect() *Inspection {
 	if listErr != nil {
 		renderErr = wrapf(listErr, "Cannot list pages in %s: %s", ws.Pages, osDetail(listErr))
 	} else {
-		idx, renderErr = renderIndex(texts, nil)
+		idx, renderErr = renderTexts(texts, nil)
 	}
 	if renderErr != nil {
 		h.IndexBuildErrors = []string{errMessage(renderErr)}
@@ -356,7 +356,11 @@ func outdatedRuntime(rs RuntimeStatus) []string {
 // twice.
 func (ws *Workspace) inventory(pageText map[string]string) (Storage, []string) {
 	st := Storage{Symlinks: []string{}, UnreadableFiles: []string{}}
-	var mdFiles []string // vault-relative slash paths
+	type file struct {
+		rel string
+		d   fs.DirEntry
+	}
+	var files []file
 	_ = filepath.WalkDir(ws.Vault, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if d != nil && d.IsDir() {
@@ -371,47 +375,58 @@ func (ws *Workspace) inventory(pageText map[string]string) (Storage, []string) {
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			st.Symlinks = append(st.Symlinks, rel)
-		case d.IsDir():
-		default:
-			fi, err := d.Info()
-			if err != nil {
-				st.UnreadableFiles = append(st.UnreadableFiles, rel)
-				return nil
-			}
-			if !fi.Mode().IsRegular() {
-				return nil
-			}
-			st.TotalFiles++
-			st.TotalBytes += fi.Size()
-			if _, suffix := pySuffix(d.Name()); strings.EqualFold(suffix, ".md") {
-				st.MarkdownFiles++
-			}
-			if mt := fi.ModTime(); !st.HasLastModified || mt.After(st.LastModified) {
-				st.LastModified, st.HasLastModified = mt, true
-			}
-			if strings.HasSuffix(d.Name(), ".md") {
-				mdFiles = append(mdFiles, filepath.ToSlash(rel))
-			}
+		case !d.IsDir():
+			files = append(files, file{rel, d})
 		}
 		return nil
 	})
 	sort.Strings(st.Symlinks)
-	sort.Strings(st.UnreadableFiles)
 
-	hit := make([]bool, len(mdFiles))
-	parallel(len(mdFiles), func(i int) {
-		text, ok := pageText[mdFiles[i]]
-		if !ok {
-			text, ok = readTextNoFollow(filepath.Join(ws.Vault, filepath.FromSlash(mdFiles[i])))
+	// One lstat per file dominates large vaults: run them, and the reads of
+	// the Markdown files not already in memory, in parallel.
+	infos := make([]fs.FileInfo, len(files))
+	conflict := make([]bool, len(files))
+	parallel(len(files), func(i int) {
+		fi, err := files[i].d.Info()
+		if err != nil {
+			return // stays nil: unreadable
 		}
-		hit[i] = ok && hasConflictMarker(text)
+		infos[i] = fi
+		if !fi.Mode().IsRegular() {
+			return
+		}
+		if name := files[i].d.Name(); strings.HasSuffix(name, ".md") {
+			slash := filepath.ToSlash(files[i].rel)
+			text, ok := pageText[slash]
+			if !ok {
+				text, ok = readTextNoFollow(filepath.Join(ws.Vault, files[i].rel))
+			}
+			conflict[i] = ok && hasConflictMarker(text)
+		}
 	})
 	conflicts := []string{}
-	for i, p := range mdFiles {
-		if hit[i] {
-			conflicts = append(conflicts, p)
+	for i, f := range files {
+		fi := infos[i]
+		if fi == nil {
+			st.UnreadableFiles = append(st.UnreadableFiles, f.rel)
+			continue
+		}
+		if !fi.Mode().IsRegular() {
+			continue
+		}
+		st.TotalFiles++
+		st.TotalBytes += fi.Size()
+		if _, suffix := pySuffix(f.d.Name()); strings.EqualFold(suffix, ".md") {
+			st.MarkdownFiles++
+		}
+		if mt := fi.ModTime(); !st.HasLastModified || mt.After(st.LastModified) {
+			st.LastModified, st.HasLastModified = mt, true
+		}
+		if conflict[i] {
+			conflicts = append(conflicts, filepath.ToSlash(f.rel))
 		}
 	}
+	sort.Strings(st.UnreadableFiles)
 	sortByComponents(conflicts)
 	return st, conflicts
 }
