@@ -50,6 +50,19 @@ func (s *SearchResponse) JSON() Object {
 	return Object{{"results", res}, {"diagnostics", &s.Diagnostics}}
 }
 
+// RedactedJSON is the form an MCP server should return: every diagnostics
+// key and count is kept, but the invalidFiles and skippedSymlinks path lists
+// are emptied (they would reveal other harnesses' vault layout), and
+// diagnosticsTruncated is true whenever a count is non-zero, so the shape
+// stays honest about what was left out.
+func (s *SearchResponse) RedactedJSON() Object {
+	d := s.Diagnostics
+	d.InvalidFiles = []InvalidFile{}
+	d.SkippedSymlinks = []string{}
+	d.DiagnosticsTruncated = d.DiagnosticsTruncated || d.InvalidFileCount > 0 || d.SkippedSymlinkCount > 0
+	return (&SearchResponse{Results: s.Results, Diagnostics: d}).JSON()
+}
+
 var tokenRe = regexp.MustCompile(`[\p{L}\p{N}_-]+`)
 
 // Tokenize returns the distinct query tokens the ranking uses: maximal
@@ -69,13 +82,14 @@ func Tokenize(query string) []string {
 }
 
 // ValidateQuery trims the query and applies the length and control
-// character rules (TAB and LF are refused here too).
+// character rules (TAB and LF are refused here too). Invalid UTF-8 is
+// replaced by U+FFFD first, as Node decodes argv.
 func ValidateQuery(q string) (string, error) {
-	q = jsTrim(q)
+	q = jsTrim(strings.ToValidUTF8(q, "\uFFFD"))
 	if unitLen(q) > MaxQueryUnits {
 		return "", invalid("memory search query is too long (maximum 500 characters).")
 	}
-	if hasUnsafe(q, false) || hasLoneSurrogate(q) {
+	if hasUnsafe(q, false) {
 		return "", invalid("memory search query must not contain control characters.")
 	}
 	return q, nil
