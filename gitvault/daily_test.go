@@ -1,0 +1,107 @@
+package gitvault
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-echoes/git-echoes/internal/jsonx"
+)
+
+// TestNormalizeAgent covers CONFORMANCE-echoes §13.3.
+func TestNormalizeAgent(t *testing.T) {
+	ok := map[string]string{
+		"Claude Code":                  "claude-code",
+		"--X--":                        "x",
+		"ÉCOLE":                        "cole",
+		"codex":                        "codex",
+		" My_Agent.v2 ":                "my_agent.v2",
+		"a  /\\ b":                     "a-b",
+		"Straße":                       "strasse",
+		".a.":                          "a",
+		strings.Repeat("a", 39) + " b": strings.Repeat("a", 39) + "-",
+		strings.Repeat("a", 39) + ".b": strings.Repeat("a", 39) + ".",
+		strings.Repeat("é", 3) + strings.Repeat("b", 45): strings.Repeat("b", 40),
+	}
+	for in, want := range ok {
+		got, err := NormalizeAgent(in)
+		if err != nil || got != want {
+			t.Errorf("NormalizeAgent(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"...", "-", "é", " .-. "} {
+		if _, err := NormalizeAgent(in); err == nil || err.Error() != "Payload agent must contain at least one letter or number." {
+			t.Errorf("NormalizeAgent(%q) err = %v", in, err)
+		}
+	}
+}
+
+func TestResolveAgent(t *testing.T) {
+	flag := "Flag Agent"
+	empty := ""
+	cases := []struct {
+		payload jsonx.Value
+		has     bool
+		flag    *string
+		want    string // "" = no agent
+		err     string
+	}{
+		{jsonx.Str("Codex"), true, &flag, "codex", ""},
+		{jsonx.Str(""), true, &flag, "flag-agent", ""},
+		{jsonx.NullValue(), true, &flag, "flag-agent", ""},
+		{jsonx.Boolean(false), true, &flag, "flag-agent", ""},
+		{jsonx.Int(0), true, &flag, "flag-agent", ""},
+		{jsonx.NullValue(), false, nil, "", ""},
+		{jsonx.Str(""), true, nil, "", ""},
+		{jsonx.Int(7), true, nil, "", "Payload agent must be a non-empty string when provided."},
+		{jsonx.Arr(jsonx.Str("a")), true, nil, "", "Payload agent must be a non-empty string when provided."},
+		{jsonx.Str("  "), true, nil, "", "Payload agent must be a non-empty string when provided."},
+		{jsonx.NullValue(), false, &empty, "", "Payload agent must be a non-empty string when provided."},
+		{jsonx.Str("..."), true, &flag, "", "Payload agent must contain at least one letter or number."},
+	}
+	for i, c := range cases {
+		got, err := resolveAgent(c.payload, c.has, c.flag)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("case %d: err = %v, want %q", i, err, c.err)
+			}
+			continue
+		}
+		if err != nil || (got == nil) != (c.want == "") || (got != nil && *got != c.want) {
+			t.Errorf("case %d: got %v, %v; want %q", i, got, err, c.want)
+		}
+	}
+}
+
+func TestDailyEntry(t *testing.T) {
+	fixed := time.Date(2026, 11, 30, 5, 58, 11, 659916999, time.UTC)
+	old := now
+	now = func() time.Time { return fixed }
+	defer func() { now = old }()
+	ws := newWorkspace(t.TempDir())
+	agent := "my-agent"
+	path, content, err := ws.dailyEntry(KindScratchpad, "  hello\r\nworld\n\n", &agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, _ := filepath.Rel(ws.Daily, path)
+	if !regexp.MustCompile(`^2026-11-30/20261130T055811659916Z-scratchpad-my-agent-[0-9a-f]{8}\.md$`).MatchString(filepath.ToSlash(rel)) {
+		t.Fatalf("path %s", rel)
+	}
+	want := "### Scratchpad — " + LocalTimestamp(fixed) + "\n\nAgent: `my-agent`\n\nhello\r\nworld\n"
+	if string(content) != want {
+		t.Fatalf("content %q, want %q", content, want)
+	}
+	path2, content2, err := ws.dailyEntry(KindSession, "done", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path2 == path || !strings.Contains(path2, "Z-session-") || string(content2) != "### Session — "+LocalTimestamp(fixed)+"\n\ndone\n" {
+		t.Fatalf("session entry %s %q", path2, content2)
+	}
+	if got := LocalTimestamp(time.Date(2026, 9, 4, 9, 34, 56, 0, time.FixedZone("", 3*3600))); !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$`).MatchString(got) {
+		t.Fatalf("LocalTimestamp %q", got)
+	}
+}
