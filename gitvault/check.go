@@ -1,0 +1,520 @@
+package gitvault
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/git-echoes/git-echoes/internal/gitrepo"
+	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pytext"
+	"github.com/git-echoes/git-echoes/merge"
+)
+
+// CheckSource selects the snapshot that `git echoes check` validates
+// (DESIGN "one snapshot abstraction, three sources").
+type CheckSource int
+
+const (
+	// CheckWorkTree validates the files on disk.
+	CheckWorkTree CheckSource = iota
+	// CheckStaged validates the blobs of the Git index ($GIT_INDEX_FILE
+	// when set): exactly what the next commit will contain.
+	CheckStaged
+	// CheckRev validates the tree of a commit, read from the object store.
+	CheckRev
+)
+
+// String is the source's name in check reports.
+func (s CheckSource) String() string {
+	switch s {
+	case CheckStaged:
+		return "staged"
+	case CheckRev:
+		return "rev"
+	}
+	return "worktree"
+}
+
+// Rule ids of check findings. They are stable: CI annotations and scripts
+// match on them.
+const (
+	RulePageInvalid        = "page-invalid"
+	RuleNameCollision      = "name-collision"
+	RuleConflictMarker     = "conflict-marker"
+	RuleUnmergedPath       = "unmerged-path"
+	RuleLocalOnlyCommitted = "local-only-committed"
+	RuleMarkerInvalid      = "marker-invalid"
+	RuleMarkerMissing      = "marker-missing"
+	RuleUntrackedDurable   = "untracked-durable"
+)
+
+// CheckOptions configure Check.
+type CheckOptions struct {
+	Source CheckSource
+	Rev    string // the revision for CheckRev
+	// RequireTracked also reports durable vault files of the work tree
+	// that the index does not hold (untracked or ignored), so a commit
+	// cannot silently leave a new page behind.
+	RequireTracked bool
+}
+
+// Finding is one reason the snapshot must not be committed or merged.
+type Finding struct {
+	Path    string // slash-separated, relative to the workspace
+	Line    int    // 1-based; 0 when the finding is about the whole file
+	Rule    string
+	Message string
+}
+
+// CheckResult is the outcome of Check.
+type CheckResult struct {
+	Source   CheckSource
+	Rev      string // as requested, for CheckRev
+	Vault    bool   // the snapshot holds an EchoesVault (or local-only files)
+	Pages    int    // pages listed in the snapshot
+	Findings []Finding
+}
+
+// OK reports whether the snapshot passed.
+func (r *CheckResult) OK() bool { return len(r.Findings) == 0 }
+
+// JSON renders {"ok", "source", ["rev",] "vault", "pages", "findings"}.
+func (r *CheckResult) JSON() jsonx.Value {
+	o := jsonx.NewObj().Set("ok", jsonx.Boolean(r.OK())).Set("source", jsonx.Str(r.Source.String()))
+	if r.Source == CheckRev {
+		o.Set("rev", jsonx.Str(r.Rev))
+	}
+	o.Set("vault", jsonx.Boolean(r.Vault)).Set("pages", jsonx.Int(int64(r.Pages)))
+	fs := make([]jsonx.Value, len(r.Findings))
+	for i, f := range r.Findings {
+		fs[i] = jsonx.ObjectValue(jsonx.NewObj().
+			Set("path", jsonx.Str(f.Path)).
+			Set("line", jsonx.Int(int64(f.Line))).
+			Set("rule", jsonx.Str(f.Rule)).
+			Set("message", jsonx.Str(f.Message)))
+	}
+	return jsonx.ObjectValue(o.Set("findings", jsonx.Arr(fs...)))
+}
+
+// Check validates one snapshot of the workspace's vault. It never writes.
+// Findings are the snapshot's problems; an error means the snapshot could
+// not be read at all (not a Git work tree, unreadable repository, unknown
+// revision), which callers must treat as a failure too: the gate fails
+// closed.
+func (e *Engine) Check(opt CheckOptions) (*CheckResult, error) {
+	ws := e.WS
+	needGit := opt.Source != CheckWorkTree || opt.RequireTracked
+	if needGit && !ws.InGit {
+		return nil, errorf("Not inside a Git work tree: %s", ws.Root)
+	}
+	var repo *gitrepo.Repo
+	if ws.InGit {
+		var err error
+		if repo, err = gitrepo.Open(ws.Root); err != nil {
+			return nil, wrapf(err, "Cannot read the Git repository: %s", err.Error())
+		}
+	}
+	var snap *Snapshot
+	var err error
+	switch opt.Source {
+	case CheckWorkTree:
+		snap, err = WorkTreeSnapshot(ws, repo)
+	case CheckStaged:
+		snap, err = IndexSnapshot(repo)
+	case CheckRev:
+		snap, err = TreeSnapshot(repo, opt.Rev)
+	default:
+		err = fmt.Errorf("unknown check source %d", opt.Source)
+	}
+	if err != nil {
+		what := map[CheckSource]string{CheckWorkTree: "the work tree", CheckStaged: "the Git index",
+			CheckRev: "revision " + jsonx.ReprString(opt.Rev)}[opt.Source]
+		return nil, wrapf(err, "Cannot read %s: %s", what, err.Error())
+	}
+	res := &CheckResult{Source: opt.Source, Rev: opt.Rev}
+	res.Findings = snap.validate(opt.Source)
+	res.Vault = snap.hasVault() || len(snap.localOnly) > 0
+	res.Pages = len(snap.pages)
+	if opt.RequireTracked && snap.hasVault() {
+		g, err := readiness(repo, ws.durableCandidates())
+		if err != nil {
+			return nil, wrapf(err, "Cannot read the Git repository: %s", err.Error())
+		}
+		for _, p := range g.UntrackedDurableFiles {
+			res.Findings = append(res.Findings, Finding{Path: p, Rule: RuleUntrackedDurable,
+				Message: "durable vault file is not tracked by Git; run: git add -- " + ShellQuote(p)})
+		}
+		for _, p := range g.IgnoredDurableFiles {
+			res.Findings = append(res.Findings, Finding{Path: p, Rule: RuleUntrackedDurable,
+				Message: "durable vault file is ignored and not tracked by Git; run: git add -f -- " + ShellQuote(p)})
+		}
+	}
+	sortFindings(res.Findings)
+	return res, nil
+}
+
+func sortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Rule < b.Rule
+	})
+}
+
+// snapFile is one file of a snapshot below EchoesVault/.
+type snapFile struct {
+	path    string // slash-separated, relative to the top
+	regular bool   // a regular (possibly executable) file: not a symlink, submodule or unmerged entry
+	read    func() ([]byte, error)
+}
+
+// Snapshot is a read-only view of the vault's files from one source: every
+// file below EchoesVault/, plus what the source's Git view says about the
+// local-only files (§20.2) and unmerged paths. It implements PageSource, so
+// the index renderer and the check read pages the same way from every
+// source.
+type Snapshot struct {
+	files     []snapFile     // sorted by path
+	pages     []string       // page file names in listing order (§8.2)
+	pageFile  map[string]int // page name -> index into files
+	localOnly []string       // local-only files present in the index or commit
+	unmerged  []string       // unmerged vault paths (index only)
+	// localVerb says how a local-only file got into the snapshot, for messages.
+	localVerb string
+}
+
+const vaultPrefix = "EchoesVault/"
+
+// PageNames lists the snapshot's pages in listing order: direct regular
+// children of EchoesVault/pages/ with a case-insensitive .md suffix.
+func (s *Snapshot) PageNames() ([]string, error) { return s.pages, nil }
+
+// ReadPage returns the bytes of one listed page.
+func (s *Snapshot) ReadPage(name string) ([]byte, error) {
+	i, ok := s.pageFile[name]
+	if !ok {
+		return nil, &fs.PathError{Op: "open", Path: vaultPrefix + "pages/" + name, Err: fs.ErrNotExist}
+	}
+	return s.files[i].read()
+}
+
+// finish sorts the files and derives the page listing.
+func (s *Snapshot) finish() {
+	sort.Slice(s.files, func(i, j int) bool { return s.files[i].path < s.files[j].path })
+	s.pageFile = map[string]int{}
+	for i, f := range s.files {
+		rest, ok := strings.CutPrefix(f.path, vaultPrefix+"pages/")
+		if !ok || !f.regular || strings.Contains(rest, "/") || !isPageFileName(rest) {
+			continue
+		}
+		s.pages = append(s.pages, rest)
+		s.pageFile[rest] = i
+	}
+	sortPageNames(s.pages)
+}
+
+func (s *Snapshot) file(path string) (snapFile, bool) {
+	i := sort.Search(len(s.files), func(i int) bool { return s.files[i].path >= path })
+	if i < len(s.files) && s.files[i].path == path {
+		return s.files[i], true
+	}
+	return snapFile{}, false
+}
+
+func (s *Snapshot) hasVault() bool { return len(s.files) > 0 || len(s.unmerged) > 0 }
+
+// WorkTreeSnapshot walks the work tree's EchoesVault/ without following
+// symlinks. repo (nil outside Git) supplies the index view of local-only
+// files: on disk they are expected, tracked they are a problem.
+func WorkTreeSnapshot(ws *Workspace, repo *gitrepo.Repo) (*Snapshot, error) {
+	s := &Snapshot{localVerb: "tracked by Git"}
+	if isDirNoFollow(ws.Vault) {
+		err := filepath.WalkDir(ws.Vault, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				return nil
+			}
+			rel := filepath.ToSlash(ws.Rel(p))
+			s.files = append(s.files, snapFile{path: rel, regular: d.Type().IsRegular(),
+				read: func() ([]byte, error) { return os.ReadFile(p) }})
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("walk %s: %w", ws.Vault, err)
+		}
+	}
+	if repo != nil {
+		if err := s.indexView(repo, false); err != nil {
+			return nil, err
+		}
+	}
+	s.finish()
+	return s, nil
+}
+
+// IndexSnapshot reads the vault from the Git index ($GIT_INDEX_FILE when
+// set, as during `git commit -a` or `git commit <paths>`): the blobs that
+// the next commit will hold, whatever the work tree says.
+func IndexSnapshot(repo *gitrepo.Repo) (*Snapshot, error) {
+	s := &Snapshot{localVerb: "staged for commit"}
+	if err := s.indexView(repo, true); err != nil {
+		return nil, err
+	}
+	s.finish()
+	return s, nil
+}
+
+// indexView records the local-only files the index holds and, when files
+// is set, takes the vault's files from the index.
+func (s *Snapshot) indexView(repo *gitrepo.Repo, files bool) error {
+	for _, p := range LocalOnlyFiles {
+		entries, err := repo.StagedFiles(p)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if e.Path == p && !e.IntentToAdd {
+				s.localOnly = append(s.localOnly, p)
+				break
+			}
+		}
+	}
+	if !files {
+		return nil
+	}
+	entries, err := repo.StagedFiles(strings.TrimSuffix(vaultPrefix, "/"))
+	if err != nil {
+		return err
+	}
+	read := serialReads()
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Path, vaultPrefix) {
+			continue
+		}
+		if e.Stage != 0 {
+			if n := len(s.unmerged); n == 0 || s.unmerged[n-1] != e.Path {
+				s.unmerged = append(s.unmerged, e.Path)
+			}
+			continue
+		}
+		// An intent-to-add entry is tracked but contributes nothing to
+		// the next commit.
+		if e.IntentToAdd {
+			continue
+		}
+		s.files = append(s.files, snapFile{path: e.Path, regular: isBlobMode(e.Mode), read: read(e.Read)})
+	}
+	return nil
+}
+
+// TreeSnapshot reads the vault from the tree of rev, straight from the
+// object store: no checkout, no index.
+func TreeSnapshot(repo *gitrepo.Repo, rev string) (*Snapshot, error) {
+	s := &Snapshot{localVerb: "committed"}
+	entries, err := repo.TreeFiles(rev, strings.TrimSuffix(vaultPrefix, "/"))
+	if err != nil {
+		return nil, err
+	}
+	read := serialReads()
+	for _, e := range entries {
+		if strings.HasPrefix(e.Path, vaultPrefix) {
+			s.files = append(s.files, snapFile{path: e.Path, regular: isBlobMode(e.Mode), read: read(e.Read)})
+		}
+	}
+	for _, p := range LocalOnlyFiles {
+		if strings.HasPrefix(p, vaultPrefix) {
+			continue // already in files
+		}
+		entries, err := repo.TreeFiles(rev, p)
+		if err != nil {
+			return nil, err
+		}
+		if len(entries) == 1 && entries[0].Path == p {
+			s.localOnly = append(s.localOnly, p)
+		}
+	}
+	s.finish()
+	return s, nil
+}
+
+func isBlobMode(m filemode.FileMode) bool {
+	return m == filemode.Regular || m == filemode.Executable || m == filemode.Deprecated
+}
+
+// serialReads wraps object-store readers of one snapshot behind a mutex:
+// go-git's file-system storage does not promise concurrent reads, while
+// the validation parses pages in parallel.
+func serialReads() func(func() ([]byte, error)) func() ([]byte, error) {
+	var mu sync.Mutex
+	return func(read func() ([]byte, error)) func() ([]byte, error) {
+		return func() ([]byte, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			return read()
+		}
+	}
+}
+
+// markerFromBytes interprets marker bytes as ReadMarker interprets the file
+// (§7.2).
+func markerFromBytes(data []byte) MarkerRead {
+	text, err := pytext.DecodeText(data)
+	if err != nil {
+		return MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
+	}
+	v, err := jsonx.Decode(text)
+	if err != nil {
+		return MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
+	}
+	if v.Kind != jsonx.Object {
+		return MarkerRead{Exists: true, Err: errorf("Invalid EchoesVault marker: root must be an object.")}
+	}
+	return MarkerRead{Exists: true, Value: v}
+}
+
+// validate runs every content rule over the snapshot.
+func (s *Snapshot) validate(src CheckSource) []Finding {
+	var out []Finding
+	for _, p := range s.localOnly {
+		out = append(out, Finding{Path: p, Rule: RuleLocalOnlyCommitted,
+			Message: "local-only file is " + s.localVerb + "; it must never be committed (run: git rm --cached -- " + ShellQuote(p) + ")"})
+	}
+	if !s.hasVault() {
+		return out
+	}
+	for _, p := range s.unmerged {
+		out = append(out, Finding{Path: p, Rule: RuleUnmergedPath,
+			Message: "unresolved merge conflict: resolve the file, then git add it"})
+	}
+	out = append(out, s.markerFindings(src)...)
+	out = append(out, s.collisionFindings()...)
+	out = append(out, s.contentFindings()...)
+	return out
+}
+
+const markerPath = vaultPrefix + ".echoes-vault.json"
+
+func (s *Snapshot) markerFindings(src CheckSource) []Finding {
+	f, ok := s.file(markerPath)
+	if !ok {
+		if len(s.files) == 0 {
+			return nil // only unmerged paths: reported already
+		}
+		return []Finding{{Path: markerPath, Rule: RuleMarkerMissing,
+			Message: "EchoesVault has no protocol marker (a legacy or uninitialized vault); run the echoes-init workflow (git echoes migrate)"}}
+	}
+	// On disk the engine follows a symlinked marker (confinement is checked
+	// at workspace resolution); in Git a symlink's blob is its target path.
+	if !f.regular && src != CheckWorkTree {
+		return []Finding{{Path: markerPath, Rule: RuleMarkerInvalid, Message: "Invalid EchoesVault marker: not a regular file"}}
+	}
+	data, err := f.read()
+	var m MarkerRead
+	if err != nil {
+		m = MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", osDetail(err))}
+	} else {
+		m = markerFromBytes(data)
+	}
+	if m.Err != nil {
+		return []Finding{{Path: markerPath, Rule: RuleMarkerInvalid, Message: m.Err.Msg}}
+	}
+	if gate, _ := m.check(); gate != "" {
+		return []Finding{{Path: markerPath, Rule: RuleMarkerInvalid, Message: gate}}
+	}
+	return nil
+}
+
+// collisionFindings applies §8.3 to the whole listing and reports every
+// colliding page, not only the first pair.
+func (s *Snapshot) collisionFindings() []Finding {
+	var out []Finding
+	seen := make(map[string]string, len(s.pages))
+	for _, n := range s.pages {
+		stem := pytext.NFC(PageStem(n))
+		key := pytext.Casefold(stem)
+		if first, ok := seen[key]; ok {
+			out = append(out, Finding{Path: vaultPrefix + "pages/" + n, Rule: RuleNameCollision,
+				Message: "Page filenames collide across filesystems: " + jsonx.ReprString(first) + " and " + jsonx.ReprString(stem) + "."})
+			continue
+		}
+		seen[key] = stem
+	}
+	return out
+}
+
+// contentFindings validates every page (§9) and searches every other
+// EchoesVault/**/*.md file for conflict markers, in parallel.
+func (s *Snapshot) contentFindings() []Finding {
+	pageOf := make(map[int]string, len(s.pages))
+	for name, i := range s.pageFile {
+		pageOf[i] = name
+	}
+	var todo []int
+	for i, f := range s.files {
+		if f.regular && isPageFileName(path.Base(f.path)) {
+			todo = append(todo, i)
+		}
+	}
+	results := make([][]Finding, len(todo))
+	parallel(len(todo), func(k int) {
+		i := todo[k]
+		name, isPage := pageOf[i]
+		results[k] = checkFile(s.files[i], name, isPage)
+	})
+	var out []Finding
+	for _, r := range results {
+		out = append(out, r...)
+	}
+	return out
+}
+
+func checkFile(f snapFile, name string, isPage bool) []Finding {
+	data, err := f.read()
+	if err != nil {
+		return []Finding{{Path: f.path, Rule: RulePageInvalid, Message: "Cannot read " + f.path + ": " + readDetail(err)}}
+	}
+	text, decodeErr := pytext.DecodeText(data)
+	if decodeErr != nil {
+		if isPage {
+			return []Finding{{Path: f.path, Rule: RulePageInvalid, Message: "Cannot read page " + name + ": " + readDetail(decodeErr)}}
+		}
+		// Conflict markers are ASCII: look for them in the raw bytes.
+		text = string(data)
+	}
+	if markers := merge.FindConflictMarkers(text); len(markers) > 0 {
+		out := make([]Finding, len(markers))
+		for i, m := range markers {
+			out[i] = Finding{Path: f.path, Line: m.Line, Rule: RuleConflictMarker,
+				Message: "unresolved Git conflict marker " + jsonx.ReprString(m.Text)}
+		}
+		return out
+	}
+	if !isPage {
+		return nil
+	}
+	if _, err := parsePage(text, true, false); err != nil {
+		var ve *Error
+		msg := err.Error()
+		if errors.As(err, &ve) {
+			msg = ve.Msg
+		}
+		return []Finding{{Path: f.path, Rule: RulePageInvalid, Message: "Invalid page " + name + ": " + msg}}
+	}
+	return nil
+}
