@@ -55,21 +55,17 @@ type loadedPage struct {
 // renders of large vaults are dominated by this loop.
 func loadAndParse(src PageSource, names []string, skip map[string]int) []loadedPage {
 	out := make([]loadedPage, len(names))
-	bufSrc, fast := src.(bufferedSource)
+	read, done := bufferedReader(src)
+	defer done()
 	parallelWorkers(len(names), func() func(i int) {
 		var buf []byte
 		return func(i int) {
 			if _, ok := skip[names[i]]; ok {
 				return
 			}
-			var data []byte
 			var err error
-			if fast {
-				buf, err = bufSrc.readPageBuf(names[i], buf)
-				data = buf
-			} else {
-				data, err = src.ReadPage(names[i])
-			}
+			buf, err = read(names[i], buf)
+			data := buf
 			if err != nil {
 				out[i].readErr = err
 				return
@@ -85,10 +81,24 @@ func loadAndParse(src PageSource, names []string, skip map[string]int) []loadedP
 	return out
 }
 
-// bufferedSource is implemented by sources that can read into a caller's
-// buffer without allocating.
-type bufferedSource interface {
-	readPageBuf(name string, buf []byte) ([]byte, error)
+// pageReader reads one page into a caller's buffer.
+type pageReader func(name string, buf []byte) ([]byte, error)
+
+// dirSourceReader is implemented by sources that can read pages into reused
+// buffers through one open directory handle.
+type dirSourceReader interface {
+	openDir() (pageReader, func(), error)
+}
+
+// bufferedReader returns the fastest page reader src offers and its
+// release function.
+func bufferedReader(src PageSource) (pageReader, func()) {
+	if d, ok := src.(dirSourceReader); ok {
+		if read, done, err := d.openDir(); err == nil {
+			return read, done
+		}
+	}
+	return func(name string, _ []byte) ([]byte, error) { return src.ReadPage(name) }, func() {}
 }
 
 // parallel runs fn(0..n-1) on up to GOMAXPROCS workers.

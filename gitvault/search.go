@@ -50,6 +50,8 @@ func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
 	if err != nil {
 		return nil, false, wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, osDetail(err))
 	}
+	read, done := bufferedReader(src)
+	defer done()
 	m := newMatcher(q)
 	relDir := e.WS.Rel(e.WS.Pages)
 	// Pages are read and matched in parallel chunks but consumed in listing
@@ -65,7 +67,7 @@ func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
 			var buf []byte
 			return func(i int) {
 				var err error
-				buf, err = src.readPageBuf(part[i], buf)
+				buf, err = read(part[i], buf)
 				if err != nil {
 					errs[i] = wrapf(err, "Cannot read page %s: %s", part[i], osDetail(err))
 					return

@@ -85,6 +85,12 @@ func (d dirSource) ReadPage(name string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(d.dir, name))
 }
 
-func (d dirSource) readPageBuf(name string, buf []byte) ([]byte, error) {
-	return fsx.ReadFileBuf(filepath.Join(d.dir, name), buf)
+// openDir returns a reader that resolves the pages directory once; the
+// per-file path walk is a measurable share of scanning large vaults.
+func (d dirSource) openDir() (pageReader, func(), error) {
+	dir, err := fsx.OpenDir(d.dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return dir.ReadFileBuf, func() { _ = dir.Close() }, nil
 }
