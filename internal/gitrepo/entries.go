@@ -81,6 +81,8 @@ func (r *Repo) StagedFiles(prefix string) ([]Entry, error) {
 // prefix, sorted by path, without touching the work tree or the index. A
 // prefix absent from the tree yields no entries.
 func (r *Repo) TreeFiles(rev, prefix string) ([]Entry, error) {
+	r.gitMu.Lock()
+	defer r.gitMu.Unlock()
 	h, err := r.git.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
 		return nil, fmt.Errorf("resolve revision %q: %w", rev, err)
@@ -140,6 +142,8 @@ func (r *Repo) blobReader(path string, mode filemode.FileMode, h plumbing.Hash) 
 		if mode == filemode.Submodule {
 			return nil, fmt.Errorf("read %s: a submodule has no blob", path)
 		}
+		r.gitMu.Lock()
+		defer r.gitMu.Unlock()
 		blob, err := r.git.BlobObject(h)
 		if err != nil {
 			return nil, fmt.Errorf("read blob %s for %s: %w", h, path, err)

@@ -260,3 +260,46 @@ func TestTreeFilesLinkedWorktree(t *testing.T) {
 		t.Fatalf("main content = %q", c)
 	}
 }
+
+// TestUntrackedSpecialCases compares Untracked with git ls-files --others
+// for paths a generated scenario does not produce: symbolic links, files in
+// a nested repository, missing paths, directories, and a tracked path that
+// differs only in case under core.ignoreCase.
+func TestUntrackedSpecialCases(t *testing.T) {
+	sb := gitrepotest.New(t)
+	top := sb.Init(filepath.Join(realTemp(t), "repo"))
+	gitrepotest.WriteFile(t, top, "readme.md", "r\n")
+	gitrepotest.WriteFile(t, top, "plain.md", "p\n")
+	sb.Git(top, "add", "readme.md")
+	if err := os.Rename(filepath.Join(top, "readme.md"), filepath.Join(top, "README.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("plain.md", filepath.Join(top, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	nested := sb.Init(filepath.Join(top, "nested"))
+	gitrepotest.WriteFile(t, nested, "inner.md", "i\n")
+	candidates := []string{"README.md", "plain.md", "link.md", "nested/inner.md", "missing.md", "nested", "plain.md/x"}
+	for _, icase := range []string{"false", "true"} {
+		sb.Git(top, "config", "core.ignoreCase", icase)
+		r, err := Open(top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.Untracked(candidates)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, p := range splitZ(sb.Git(top, "ls-files", "--others", "--exclude-standard", "-z")) {
+			if p != "nested/" { // git shows the nested repository itself
+				want = append(want, p)
+			}
+		}
+		sort.Strings(want)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("core.ignoreCase=%s: Untracked = %q, git = %q", icase, got, want)
+		}
+		t.Logf("core.ignoreCase=%s: untracked %q", icase, got)
+	}
+}

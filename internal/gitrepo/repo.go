@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
@@ -22,8 +23,8 @@ import (
 var ErrUnsupported = errors.New("unsupported repository")
 
 // Repo is an opened work tree. Its configuration, exclude files and index
-// are read once, at Open; .gitignore files are read lazily and cached. It is
-// safe for concurrent use.
+// are read once, at Open (open a new Repo to see later changes); .gitignore
+// files are read lazily and cached. It is safe for concurrent use.
 type Repo struct {
 	top       string
 	gitDir    string
@@ -35,7 +36,8 @@ type Repo struct {
 	index      []indexEntry
 	excl       *excluder
 
-	git *git.Repository
+	gitMu sync.Mutex // go-git's object storage is not safe for concurrent use
+	git   *git.Repository
 }
 
 // Top returns the realpath of the work tree's top level.
