@@ -1,0 +1,116 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/git-echoes/git-echoes/hooks"
+	"github.com/git-echoes/git-echoes/internal/fsx"
+	"github.com/git-echoes/git-echoes/merge"
+)
+
+func init() { registerCommand("merge-driver", runMergeDriver) }
+
+const mergeDriverUsage = `usage: git echoes merge-driver [--ours-label L] [--base-label L] [--theirs-label L] [--diff3] BASE OURS THEIRS [PATH]
+       git echoes merge-driver install|uninstall [--workspace PATH]
+
+As a git merge driver (git passes %O %A %B %P), merges three versions of an
+EchoesVault page: frontmatter key by key, the body line by line. The result
+replaces OURS (%A) atomically. Whatever cannot be merged safely is left as
+standard conflict markers, which "git echoes check" then refuses until a
+person resolves them.
+
+install writes "` + hooks.AttributesLine + `" to the work tree's
+.gitattributes (other lines kept) and merge.` + hooks.MergeDriverName + `.name/.driver
+("` + hooks.MergeDriverCommand + `") to the repository's config
+(the common config of linked worktrees). uninstall removes exactly those.
+With git 2.44 or later, the labels can name the branches:
+  driver = git echoes merge-driver --ours-label %X --theirs-label %Y --base-label %S %O %A %B %P
+
+Exit status: 0 merged cleanly (or installed), 1 conflict markers written,
+2 usage or I/O error (OURS left unchanged).
+`
+
+func runMergeDriver(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("merge-driver", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	labels := merge.Labels{}
+	fs.StringVar(&labels.Ours, "ours-label", "ours", "")
+	fs.StringVar(&labels.Base, "base-label", "base", "")
+	fs.StringVar(&labels.Theirs, "theirs-label", "theirs", "")
+	fs.BoolVar(&labels.Diff3, "diff3", false, "")
+	workspace := fs.String("workspace", "", "")
+	fail := func(msg string) int {
+		fmt.Fprintf(stderr, "%sgit echoes merge-driver: error: %s\n", mergeDriverUsage, msg)
+		return 2
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			io.WriteString(stdout, mergeDriverUsage)
+			return 0
+		}
+		return fail(err.Error())
+	}
+	pos := fs.Args()
+	if len(pos) == 1 && (pos[0] == "install" || pos[0] == "uninstall") {
+		return installMergeDriver(pos[0], *workspace, stdout, stderr)
+	}
+	if len(pos) != 3 && len(pos) != 4 {
+		return fail("expected BASE OURS THEIRS [PATH], or install/uninstall")
+	}
+	name := pos[1]
+	if len(pos) == 4 {
+		name = pos[3]
+	}
+	var data [3][]byte
+	for i, p := range pos[:3] {
+		var err error
+		if data[i], err = os.ReadFile(p); err != nil {
+			fmt.Fprintf(stderr, "git echoes merge-driver: %s: %v\n", name, err)
+			return 2
+		}
+	}
+	merged, clean, err := merge.MergePage(data[0], data[1], data[2], labels)
+	if err != nil {
+		fmt.Fprintf(stderr, "git echoes merge-driver: %s: %v\n", name, err)
+		return 2
+	}
+	if err := fsx.WriteFileAtomic(pos[1], merged); err != nil {
+		fmt.Fprintf(stderr, "git echoes merge-driver: %s: %v\n", name, err)
+		return 2
+	}
+	if !clean {
+		fmt.Fprintf(stderr, "git echoes merge-driver: conflict in %s: resolve the conflict markers, then git add it\n", name)
+		return 1
+	}
+	return 0
+}
+
+func installMergeDriver(action, workspace string, stdout, stderr io.Writer) int {
+	repo, err := openWorkspaceRepo(workspace)
+	if err != nil {
+		fmt.Fprintf(stderr, "git echoes merge-driver: error: %s\n", err)
+		return 2
+	}
+	var c hooks.MergeDriverChange
+	if action == "install" {
+		c, err = hooks.InstallMergeDriver(repo)
+	} else {
+		c, err = hooks.UninstallMergeDriver(repo)
+	}
+	if c.AttributesAction != "" {
+		fmt.Fprintf(stdout, ".gitattributes: %s  %s\n", c.AttributesAction, c.Attributes)
+	}
+	if c.ConfigAction != "" {
+		fmt.Fprintf(stdout, "git config merge.%s: %s  %s\n", hooks.MergeDriverName, c.ConfigAction, c.Config)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "git echoes merge-driver: error: %s\n", err)
+		return 2
+	}
+	return 0
+}
