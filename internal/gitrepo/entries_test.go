@@ -1,9 +1,11 @@
 package gitrepo
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -301,5 +303,58 @@ func TestUntrackedSpecialCases(t *testing.T) {
 			t.Errorf("core.ignoreCase=%s: Untracked = %q, git = %q", icase, got, want)
 		}
 		t.Logf("core.ignoreCase=%s: untracked %q", icase, got)
+	}
+}
+
+// TestConcurrentUse exercises the documented concurrency safety (meaningful
+// under -race): exclude checks and blob reads from several goroutines must
+// give the answers of a sequential run.
+func TestConcurrentUse(t *testing.T) {
+	sb := gitrepotest.New(t)
+	top := sb.Init(filepath.Join(realTemp(t), "repo"))
+	var paths []string
+	for i := 0; i < 40; i++ {
+		p := "d" + strconv.Itoa(i%5) + "/f" + strconv.Itoa(i) + ".md"
+		gitrepotest.WriteFile(t, top, p, p)
+		paths = append(paths, p)
+	}
+	gitrepotest.WriteFile(t, top, ".gitignore", "d1/\n*3.md\n")
+	sb.Git(top, "add", "-f", ".")
+	r, err := Open(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := r.StagedFiles("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, p := range paths {
+		want[p] = strings.HasPrefix(p, "d1/") || strings.HasSuffix(p, "3.md")
+	}
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for _, p := range paths {
+				ign, err := r.Ignored(p, false)
+				if err != nil || ign != want[p] {
+					errs <- fmt.Errorf("Ignored(%q) = %v, %v", p, ign, err)
+					return
+				}
+			}
+			for _, e := range es {
+				b, err := e.Read()
+				if err != nil || (e.Path != ".gitignore" && string(b) != e.Path) {
+					errs <- fmt.Errorf("Read(%q) = %q, %v", e.Path, b, err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
