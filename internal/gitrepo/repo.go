@@ -136,12 +136,15 @@ func (r *Repo) loadConfig() error {
 	}
 	all := &configParser{gitDir: r.gitDir, branch: local.branch, home: home}
 	if !envBool("GIT_CONFIG_NOSYSTEM") {
-		sys := os.Getenv("GIT_CONFIG_SYSTEM")
-		if sys == "" {
+		// Set but empty means "no system file", as in git.
+		sys, set := os.LookupEnv("GIT_CONFIG_SYSTEM")
+		if !set {
 			sys = "/etc/gitconfig"
 		}
-		if err := all.parseFile(sys, 0); err != nil {
-			return err
+		if sys != "" {
+			if err := all.parseFile(sys, 0); err != nil {
+				return err
+			}
 		}
 	}
 	if g, ok := os.LookupEnv("GIT_CONFIG_GLOBAL"); ok {
