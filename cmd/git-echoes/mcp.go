@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/pflag"
+
+	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/mcpserver"
+)
+
+// `git echoes mcp`: a stdio MCP server over the ECC memory vault and the
+// EchoesVault engine. Startup problems (identity, workspace, flags) exit 2
+// with one line on stderr, before the MCP session starts, so that a client
+// shows the operator why the server is unavailable.
+
+func init() { registerCommand("mcp", runMCP) }
+
+const mcpUsage = `usage: git echoes mcp [--workspace PATH] [--agent NAME] [--memory] [--vault] [--max-output N]
+
+Serve the memory_* (ECC memory vault) and echoes_* (EchoesVault) tools over
+stdio. --memory or --vault serves only that set.
+
+  --workspace PATH   project directory (default: the Git top level of the
+                     current directory; the home directory is refused)
+  --agent NAME       EchoesVault writer identity (default: ECC_MEMORY_HARNESS)
+  --max-output N     characters per tool result (default 60000)
+
+Environment: ECC_MEMORY_HARNESS (required with memory tools: the lowercase
+harness slug that signs every memory write and filters every read),
+ECC_MEMORY_ALLOW_USER_SCOPE=1 (allow explicit user-scope requests),
+ECC_MEMORY_PROJECT_ROOT, ECC_MEMORY_USER_ROOT.
+`
+
+// mcpMaxLine bounds one inbound JSON-RPC line. CONFORMANCE-ecc §17.2 caps
+// the memory-only server at 1 MiB; page upserts carry whole pages, so this
+// server allows 4 MiB, still far below the SDK's 16 MiB default.
+const mcpMaxLine = 4 << 20
+
+func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("git echoes mcp", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	workspace := fs.String("workspace", "", "")
+	agent := fs.String("agent", "", "")
+	onlyMemory := fs.Bool("memory", false, "")
+	onlyVault := fs.Bool("vault", false, "")
+	maxOutput := fs.Int("max-output", mcpserver.DefaultMaxOutput, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			io.WriteString(stdout, mcpUsage)
+			return 0
+		}
+		return mcpUsageError(stderr, err.Error())
+	}
+	if fs.NArg() > 0 {
+		return mcpUsageError(stderr, "unrecognized arguments: "+fs.Arg(0))
+	}
+	if *maxOutput < mcpserver.MinMaxOutput || *maxOutput > mcpserver.MaxMaxOutput {
+		return mcpUsageError(stderr, fmt.Sprintf("--max-output must be between %d and %d", mcpserver.MinMaxOutput, mcpserver.MaxMaxOutput))
+	}
+	serveMemory := *onlyMemory || !*onlyVault
+	serveVault := *onlyVault || !*onlyMemory
+
+	harness, hasHarness := os.LookupEnv("ECC_MEMORY_HARNESS")
+	if serveMemory {
+		if err := mcpserver.CheckHarness(harness); err != nil {
+			fmt.Fprintln(stderr, err.Error())
+			return 2
+		}
+	}
+
+	eng, err := gitvault.Open(gitvault.Options{Workspace: *workspace})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	// A client launched from the home directory would otherwise serve (and
+	// write) a vault in $HOME without anyone having chosen it.
+	if !fs.Changed("workspace") && sameDir(eng.WS.Root, userHome()) {
+		fmt.Fprintf(stderr, "git echoes mcp: refusing to start: the workspace resolved to your home directory (%s). "+
+			"Start the server inside a project or pass --workspace PATH explicitly.\n", eng.WS.Root)
+		return 2
+	}
+
+	identity := ""
+	switch {
+	case fs.Changed("agent"):
+		identity = *agent
+	case hasHarness && mcpserver.CheckHarness(harness) == nil:
+		identity = harness
+	}
+	if identity != "" {
+		name, err := gitvault.NormalizeAgent(identity)
+		if err != nil {
+			fmt.Fprintf(stderr, "git echoes mcp: invalid agent identity %q: %s\n", identity, errMsg(err))
+			return 2
+		}
+		identity = name
+		if eng, err = gitvault.Open(gitvault.Options{Workspace: eng.WS.Root, Agent: &identity}); err != nil {
+			return fail(stderr, err)
+		}
+	}
+
+	cfg := mcpserver.Config{
+		Agent:          identity,
+		Memory:         serveMemory,
+		Harness:        harness,
+		AllowUserScope: os.Getenv("ECC_MEMORY_ALLOW_USER_SCOPE") == "1",
+		MemoryCwd:      eng.WS.Root,
+		MaxOutput:      *maxOutput,
+		Version:        gitvault.EngineVersion,
+	}
+	if serveVault {
+		cfg.Engine = eng
+	}
+	server, err := mcpserver.New(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "git echoes mcp: %s\n", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	transport := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}, MaxLineLength: mcpMaxLine}
+	if err := server.Run(ctx, transport); err != nil && !isShutdown(ctx, err) {
+		fmt.Fprintf(stderr, "git echoes mcp: %s\n", err)
+		return 1
+	}
+	return 0
+}
+
+func mcpUsageError(stderr io.Writer, msg string) int {
+	fmt.Fprintf(stderr, "%sgit echoes mcp: error: %s\n", mcpUsage, msg)
+	return 2
+}
+
+func errMsg(err error) string {
+	var ve *gitvault.Error
+	if errors.As(err, &ve) {
+		return ve.Msg
+	}
+	return err.Error()
+}
+
+// isShutdown reports the normal ends of a session: the client closed stdin,
+// or a signal asked us to stop.
+func isShutdown(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, context.Canceled)
+}
+
+func userHome() string {
+	if h, err := os.UserHomeDir(); err == nil {
+		return h
+	}
+	return ""
+}
+
+// sameDir compares two directories after resolving symlinks, so that a
+// symlinked $HOME is still recognised.
+func sameDir(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return ra == rb
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
