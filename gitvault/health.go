@@ -102,7 +102,9 @@ func (e *Engine) Inspect() *Inspection {
 
 	src := dirSource{ws.Pages}
 	names, listErr := src.PageNames()
-	texts := readPages(src, names)
+	// One pass reads, validates and conflict-scans every page with reused
+	// buffers; page bodies are never kept.
+	loaded := loadAndParse(src, names, nil, true)
 	h.TotalPages = len(names)
 
 	check := IndexCheck{PageCount: len(names)}
@@ -112,7 +114,7 @@ func (e *Engine) Inspect() *Inspection {
 	if listErr != nil {
 		renderErr = wrapf(listErr, "Cannot list pages in %s: %s", ws.Pages, osDetail(listErr))
 	} else {
-		idx, renderErr = renderTexts(texts, nil)
+		idx, renderErr = assembleIndex(names, loaded, nil)
 	}
 	if renderErr != nil {
 		h.IndexBuildErrors = []string{errMessage(renderErr)}
@@ -122,7 +124,7 @@ func (e *Engine) Inspect() *Inspection {
 			h.IndexOutOfDate = []string{"index.md"}
 		}
 	}
-	h.DeprecatedSlugs, h.InvalidFrontmatter = pageChecks(texts, idx)
+	h.DeprecatedSlugs, h.InvalidFrontmatter = pageChecks(names, loaded)
 	h.DeprecatedPages = len(h.DeprecatedSlugs)
 	h.TotalDailyLogs = ws.countDailyLogs()
 	h.indexEntries(names, currentIndex)
@@ -135,13 +137,13 @@ func (e *Engine) Inspect() *Inspection {
 	h.AdapterConfiguration = ws.adapterConfiguration()
 	h.OutdatedRuntime = outdatedRuntime(h.Runtime)
 
-	pageText := make(map[string]string, len(texts))
-	for _, t := range texts {
-		if t.Err == nil && strings.HasSuffix(t.Name, ".md") {
-			pageText["pages/"+t.Name] = t.Text
+	pageConflict := make(map[string]bool, len(names))
+	for i, name := range names {
+		if loaded[i].readErr == nil && strings.HasSuffix(name, ".md") {
+			pageConflict["pages/"+name] = loaded[i].conflict
 		}
 	}
-	h.Storage, h.ConflictMarkers = ws.inventory(pageText)
+	h.Storage, h.ConflictMarkers = ws.inventory(pageConflict)
 	h.SymbolicLinks, h.UnreadableFiles = h.Storage.Symlinks, h.Storage.UnreadableFiles
 
 	h.Git = ws.GitReadiness()
@@ -172,35 +174,19 @@ func errMessage(err error) string {
 }
 
 // pageChecks returns the sorted raw stems of deprecated pages and of pages
-// that fail reading or parsing (§18.2). A successful render already parsed
-// every page, so pages are parsed again only when it failed.
-func pageChecks(texts []pageText, idx *Index) (deprecated, invalid []string) {
+// that fail reading or parsing (§18.2).
+func pageChecks(names []string, loaded []loadedPage) (deprecated, invalid []string) {
 	deprecated, invalid = []string{}, []string{}
-	if idx != nil {
-		for _, p := range idx.Pages {
-			if p.Page.Deprecated() {
-				deprecated = append(deprecated, PageStem(p.Name))
-			}
-		}
-		sort.Strings(deprecated)
-		return deprecated, invalid
-	}
-	pages := make([]*Page, len(texts))
-	parallel(len(texts), func(i int) {
-		if texts[i].Err == nil {
-			pages[i], _ = ParsePage(texts[i].Text, true)
-		}
-	})
 	seen := map[string]bool{}
-	for i, t := range texts {
-		stem := PageStem(t.Name)
+	for i, name := range names {
+		stem := PageStem(name)
 		switch {
-		case pages[i] == nil:
+		case loaded[i].page == nil:
 			if !seen[stem] {
 				seen[stem] = true
 				invalid = append(invalid, stem)
 			}
-		case pages[i].Deprecated():
+		case loaded[i].page.Deprecated():
 			deprecated = append(deprecated, stem)
 		}
 	}
@@ -351,10 +337,10 @@ func outdatedRuntime(rs RuntimeStatus) []string {
 }
 
 // inventory walks the vault once without following symlinks (§18.6) and
-// finds the *.md files with conflict markers (§18.3). pageText holds the
-// already-read pages by vault-relative slash path, so they are not read
-// twice.
-func (ws *Workspace) inventory(pageText map[string]string) (Storage, []string) {
+// finds the *.md files with conflict markers (§18.3). pageConflict holds
+// the verdicts for pages already read, by vault-relative slash path, so they
+// are not read twice.
+func (ws *Workspace) inventory(pageConflict map[string]bool) (Storage, []string) {
 	st := Storage{Symlinks: []string{}, UnreadableFiles: []string{}}
 	type file struct {
 		rel string
@@ -396,11 +382,11 @@ func (ws *Workspace) inventory(pageText map[string]string) (Storage, []string) {
 			return
 		}
 		if name := files[i].d.Name(); strings.HasSuffix(name, ".md") {
-			slash := filepath.ToSlash(files[i].rel)
-			text, ok := pageText[slash]
-			if !ok {
-				text, ok = readTextNoFollow(filepath.Join(ws.Vault, files[i].rel))
+			if c, ok := pageConflict[filepath.ToSlash(files[i].rel)]; ok {
+				conflict[i] = c
+				return
 			}
+			text, ok := readTextNoFollow(filepath.Join(ws.Vault, files[i].rel))
 			conflict[i] = ok && hasConflictMarker(text)
 		}
 	})

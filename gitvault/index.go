@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/git-echoes/git-echoes/internal/jsonx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -44,16 +45,18 @@ func readPages(src PageSource, names []string) []pageText {
 	return out
 }
 
-// loadedPage is one page read and parsed for an index render.
+// loadedPage is one page read and parsed for an index render or health.
 type loadedPage struct {
 	readErr, parseErr error
-	page              *Page
+	page              *Page // detached from the read buffer
+	conflict          bool  // the conflict regex matches the page text (health)
 }
 
 // loadAndParse reads and parses every named page in parallel with one
 // reusable buffer per worker, keeping only the parsed metadata: index
-// renders of large vaults are dominated by this loop.
-func loadAndParse(src PageSource, names []string, skip map[string]int) []loadedPage {
+// renders of large vaults are dominated by this loop. Pages named in skip
+// are left zero. withConflict also runs health's conflict-marker scan.
+func loadAndParse(src PageSource, names []string, skip map[string]int, withConflict bool) []loadedPage {
 	out := make([]loadedPage, len(names))
 	read, done := bufferedReader(src)
 	defer done()
@@ -65,17 +68,24 @@ func loadAndParse(src PageSource, names []string, skip map[string]int) []loadedP
 			}
 			var err error
 			buf, err = read(names[i], buf)
-			data := buf
 			if err != nil {
 				out[i].readErr = err
 				return
 			}
-			text, err := pytext.DecodeText(data)
-			if err != nil {
-				out[i].readErr = err
+			if !utf8.Valid(buf) {
+				out[i].readErr = pytext.ErrInvalidUTF8
 				return
 			}
-			out[i].page, out[i].parseErr = parsePage(text, true, false)
+			// Parse straight from the reused buffer, then copy out the few
+			// strings a Page keeps: page bodies are never retained.
+			text := pytext.UniversalNewlines(unsafeString(buf))
+			out[i].conflict = withConflict && hasConflictMarker(text)
+			page, err := parsePage(text, true, false)
+			if err != nil {
+				out[i].parseErr = err
+				return
+			}
+			out[i].page = page.detach()
 		}
 	})
 	return out
@@ -173,10 +183,19 @@ func renderIndex(src PageSource, names []string, proposed []IndexPage) (*Index, 
 	for i, p := range proposed {
 		replace[p.Name] = i
 	}
-	loaded := loadAndParse(src, names, replace)
-	for i, l := range loaded {
-		if l.readErr != nil {
-			return nil, wrapf(l.readErr, "Cannot read page %s: %s", names[i], readDetail(l.readErr))
+	return assembleIndex(names, loadAndParse(src, names, replace, false), proposed)
+}
+
+// assembleIndex applies §11.3's ordering of failures to loaded pages and
+// builds the index.
+func assembleIndex(names []string, loaded []loadedPage, proposed []IndexPage) (*Index, error) {
+	replace := make(map[string]int, len(proposed))
+	for i, p := range proposed {
+		replace[p.Name] = i
+	}
+	for i, name := range names {
+		if _, ok := replace[name]; !ok && loaded[i].readErr != nil {
+			return nil, wrapf(loaded[i].readErr, "Cannot read page %s: %s", name, readDetail(loaded[i].readErr))
 		}
 	}
 	all := make([]string, 0, len(names)+len(proposed))
@@ -198,12 +217,13 @@ func renderIndex(src PageSource, names []string, proposed []IndexPage) (*Index, 
 		return nil, err
 	}
 	for i, l := range loaded {
+		if pages[i].Page != nil {
+			continue // a proposed page, already validated
+		}
 		if l.parseErr != nil {
 			return nil, wrapf(l.parseErr, "Cannot generate index from %s: %s", names[i], l.parseErr.Error())
 		}
-		if l.page != nil {
-			pages[i] = IndexPage{Name: names[i], Page: l.page}
-		}
+		pages[i] = IndexPage{Name: names[i], Page: l.page}
 	}
 	return buildIndex(pages), nil
 }

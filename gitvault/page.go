@@ -18,6 +18,13 @@ type Page struct {
 	block      *frontmatter.Block
 }
 
+// detach returns a copy of p that shares no memory with the text it was
+// parsed from, so a reused read buffer can be overwritten.
+func (p *Page) detach() *Page {
+	return &Page{Text: strings.Clone(p.Text), Type: strings.Clone(p.Type), Status: strings.Clone(p.Status),
+		Summary: strings.Clone(p.Summary), HasSummary: p.HasSummary}
+}
+
 // Deprecated reports the standardized deprecated status.
 func (p *Page) Deprecated() bool { return p.Status == "deprecated" }
 
