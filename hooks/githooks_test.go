@@ -1,0 +1,137 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/gitrepo"
+	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+)
+
+func TestIsShellScript(t *testing.T) {
+	for s, want := range map[string]bool{
+		"#!/bin/sh\necho\n":                   true,
+		"#!/bin/bash -e\n":                    true,
+		"#!/usr/bin/env bash\n":               true,
+		"#!/usr/bin/env -S zsh -f\n":          true,
+		"echo no shebang\n":                   true, // git runs it with sh
+		"":                                    true,
+		"#!/usr/bin/env python3\nprint(1)\n":  false,
+		"#!/usr/bin/perl\n":                   false,
+		"#!\n":                                false,
+		"\x7fELF\x02\x01\x01\x00\x00\x00\x00": false,
+		"#!/bin/sh\n\xff\xfe":                 false,
+	} {
+		if got := isShellScript([]byte(s)); got != want {
+			t.Errorf("isShellScript(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func openRepo(t *testing.T) (*gitrepotest.Sandbox, *gitrepo.Repo) {
+	t.Helper()
+	sb := gitrepotest.New(t)
+	dir := sb.Init(filepath.Join(t.TempDir(), "repo"))
+	repo, err := gitrepo.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sb, repo
+}
+
+// Install then uninstall restores every user hook byte for byte, whatever
+// its line endings, final newline or shebang.
+func TestHookRoundTrip(t *testing.T) {
+	for _, user := range []string{
+		"#!/bin/sh\necho hi\nexit 0\n",
+		"#!/bin/sh\r\necho crlf\r\n",
+		"#!/bin/bash\necho no final newline",
+		"echo no shebang\n",
+		"#!/bin/sh\n# >>> git-echoes pre-commit >>> lookalike, not a marker line\n",
+	} {
+		_, repo := openRepo(t)
+		dir := HooksDir(repo)
+		os.MkdirAll(dir, 0o755)
+		p := filepath.Join(dir, PreCommit)
+		if err := os.WriteFile(p, []byte(user), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := InstallGitHooks(repo, false); err != nil {
+			t.Fatalf("%q: install: %v", user, err)
+		}
+		got, _ := os.ReadFile(p)
+		if !strings.Contains(string(got), managedBlock(PreCommit, false)) || !strings.HasSuffix(string(got), userBody(user)) {
+			t.Errorf("%q: installed hook lost lines:\n%s", user, got)
+		}
+		if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o700 {
+			t.Errorf("%q: mode changed to %v", user, fi.Mode())
+		}
+		if _, err := UninstallGitHooks(repo); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(p); string(got) != user {
+			t.Errorf("uninstall: got %q, want %q", got, user)
+		}
+		if _, err := os.Stat(filepath.Join(dir, PostMerge)); !os.IsNotExist(err) {
+			t.Errorf("created post-merge not removed: %v", err)
+		}
+	}
+}
+
+func TestDamagedBlockRefused(t *testing.T) {
+	_, repo := openRepo(t)
+	dir := HooksDir(repo)
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, PostMerge), []byte("#!/bin/sh\n"+blockBegin(PostMerge)+"\necho\n"), 0o755)
+	if _, err := InstallGitHooks(repo, true); err == nil || !strings.Contains(err.Error(), "no end marker") {
+		t.Errorf("install over a damaged block: %v", err)
+	}
+}
+
+// The config editor touches only our section: comments, odd spacing and
+// other sections survive, and git reads the result.
+func TestMergeDriverConfig(t *testing.T) {
+	sb, repo := openRepo(t)
+	cfg := filepath.Join(repo.CommonDir(), "config")
+	orig, _ := os.ReadFile(cfg)
+	user := string(orig) + "; a comment\n[alias]\n  co = checkout # trailing\n[MERGE \"echoes-vault\"]\n\tdriver = old\n[merge \"other\"]\n\tname = keep\n"
+	os.WriteFile(cfg, []byte(user), 0o644)
+	os.WriteFile(filepath.Join(repo.Top(), ".gitattributes"), []byte("*.png binary"), 0o644)
+	c, err := InstallMergeDriver(repo)
+	if err != nil || c.ConfigAction != "added" || c.AttributesAction != "added" {
+		t.Fatalf("install: %+v %v", c, err)
+	}
+	if got := strings.TrimSpace(sb.Git(repo.Top(), "config", "--get-all", "merge.echoes-vault.driver")); got != MergeDriverCommand {
+		t.Errorf("git reads driver %q", got)
+	}
+	if got := strings.TrimSpace(sb.Git(repo.Top(), "config", "merge.other.name")); got != "keep" {
+		t.Errorf("other section: %q", got)
+	}
+	if c, _ := InstallMergeDriver(repo); c.ConfigAction != "unchanged" || c.AttributesAction != "unchanged" {
+		t.Errorf("second install: %+v", c)
+	}
+	if _, err := UninstallMergeDriver(repo); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(user, "[MERGE \"echoes-vault\"]\n\tdriver = old\n", "", 1)
+	if got, _ := os.ReadFile(cfg); string(got) != want {
+		t.Errorf("config after uninstall:\n%s\nwant:\n%s", got, want)
+	}
+	if got, _ := os.ReadFile(filepath.Join(repo.Top(), ".gitattributes")); string(got) != "*.png binary\n" {
+		t.Errorf(".gitattributes after uninstall: %q", got)
+	}
+	os.WriteFile(cfg+".lock", nil, 0o644)
+	if _, err := InstallMergeDriver(repo); err == nil || !strings.Contains(err.Error(), "another git process") {
+		t.Errorf("locked config: %v", err)
+	}
+}
+
+// userBody is the hook without its "#!" line, which the block follows.
+func userBody(s string) string {
+	if strings.HasPrefix(s, "#!") {
+		_, s, _ = strings.Cut(s, "\n")
+	}
+	return s
+}
