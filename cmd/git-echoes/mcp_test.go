@@ -379,6 +379,20 @@ func TestMCPVaultTools(t *testing.T) {
 		t.Errorf("update: %v", got)
 	}
 	toolErr(t, s, "echoes_read_page", map[string]any{"filename": "missing"}, "Page does not exist")
+	// A symlinked page could expose any file of the user's; it is refused.
+	outside := filepath.Join(e.home, "private.md")
+	if err := os.WriteFile(outside, []byte(echoesPage("private", "do not read\n")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(e.repo, "EchoesVault", "pages", "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	if msg := toolErr(t, s, "echoes_read_page", map[string]any{"filename": "link"}, "symbolic-link"); strings.Contains(msg, "do not read") {
+		t.Errorf("symlink target leaked: %s", msg)
+	}
+	if err := os.Remove(filepath.Join(e.repo, "EchoesVault", "pages", "link.md")); err != nil {
+		t.Fatal(err)
+	}
 
 	// Writer identity comes from the server (ECC_MEMORY_HARNESS here).
 	app := decodeJSON(t, ok(t, s, "echoes_append", map[string]any{"entry": "Looked at token rotation."}))
