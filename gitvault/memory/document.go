@@ -2,7 +2,6 @@ package memory
 
 import (
 	"errors"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -11,12 +10,51 @@ import (
 var frontmatterKeys = []string{"schema", "id", "title", "kind", "scope", "trust", "status",
 	"source_harness", "target_harnesses", "tags", "links", "created_at", "updated_at"}
 
-var (
-	closingRe = regexp.MustCompile(`\r?\n---(?:\r?\n|$)`)
-	lineSplit = regexp.MustCompile(`\r?\n`)
+var errDocument = errors.New("memory document is invalid")
 
-	errDocument = errors.New("memory document is invalid")
-)
+// findClosing returns the start of the leftmost match of the regular
+// expression `\r?\n---(?:\r?\n|$)` in s, or -1. It is a hand-written
+// scanner with the regex's exact semantics (differential-tested against
+// it): every match contains one '\n' followed by "---", then "\n", "\r\n"
+// or the end of s; it starts one byte earlier when a '\r' precedes that
+// '\n'. Matches ordered by their '\n' are ordered by start, so the first
+// qualifying '\n' gives the leftmost match.
+func findClosing(s string) int {
+	for off := 0; ; {
+		i := strings.IndexByte(s[off:], '\n')
+		if i < 0 {
+			return -1
+		}
+		j := off + i
+		off = j + 1
+		if !strings.HasPrefix(s[j+1:], "---") {
+			continue
+		}
+		k := j + 4
+		if k == len(s) || s[k] == '\n' || (s[k] == '\r' && k+1 < len(s) && s[k+1] == '\n') {
+			if j > 0 && s[j-1] == '\r' {
+				return j - 1
+			}
+			return j
+		}
+	}
+}
+
+// nextLine splits s like regexp `\r?\n`.Split(s, -1) does, one line at a
+// time: it returns the text before the first '\n' (minus one '\r' right
+// before it), the text after it, and whether a '\n' was found. The last
+// line is the remainder (possibly empty), even for an empty s.
+func nextLine(s string) (line, rest string, more bool) {
+	i := strings.IndexByte(s, '\n')
+	if i < 0 {
+		return s, "", false
+	}
+	line = s[:i]
+	if i > 0 && s[i-1] == '\r' {
+		line = s[:i-1]
+	}
+	return line, s[i+1:], true
+}
 
 // DecodeText applies the reference's fatal UTF-8 decoding: invalid UTF-8
 // is an error and one leading BOM is removed.
@@ -47,12 +85,14 @@ func ParseDocument(text string) (*Memory, error) {
 		return nil, &Error{Code: CodeInvalid, Message: "memory document is too large.", Err: errDocument}
 	}
 	rest := text[open:]
-	loc := closingRe.FindStringIndex(rest)
-	if loc == nil {
+	closing := findClosing(rest)
+	if closing < 0 {
 		return nil, &Error{Code: CodeInvalid, Message: "memory document frontmatter is not closed.", Err: errDocument}
 	}
 	values := make(map[string]any, len(frontmatterKeys))
-	for _, line := range lineSplit.Split(rest[:loc[0]], -1) {
+	for lines, more := rest[:closing], true; more; {
+		var line string
+		line, lines, more = nextLine(lines)
 		colon := strings.IndexByte(line, ':')
 		if colon <= 0 {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter line is malformed.", Err: errDocument}
@@ -75,7 +115,7 @@ func ParseDocument(text string) (*Memory, error) {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter is missing " + k + ".", Err: errDocument}
 		}
 	}
-	body := rest[loc[0]:]
+	body := rest[closing:]
 	body = body[strings.Index(body, "---")+3:]
 	body = trimOneLineBreak(body)
 	return normalize(rawMemory{

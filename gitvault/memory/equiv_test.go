@@ -1,0 +1,201 @@
+package memory
+
+import (
+	"math/rand"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The hand-written scanners that replaced hot regular expressions are
+// checked here against the original expressions, over the fuzz corpora,
+// the fixture vaults, the shared seeds and generated inputs.
+
+var (
+	refClosingRe = regexp.MustCompile(`\r?\n---(?:\r?\n|$)`)
+	refLineSplit = regexp.MustCompile(`\r?\n`)
+)
+
+// equivInputs returns every text the differential tests run over.
+func equivInputs(t *testing.T) []string {
+	t.Helper()
+	var in []string
+	add := func(s string) {
+		in = append(in, s)
+		// Also as the part after an opening line, and with CRLF endings.
+		in = append(in, strings.ReplaceAll(s, "\n", "\r\n"))
+		if rest, ok := strings.CutPrefix(s, "---\n"); ok {
+			in = append(in, rest)
+		}
+	}
+	for _, dir := range []string{"testdata/fuzz/FuzzParseDocument", "testdata/fuzz/FuzzParseJSON", "testdata/fuzz/FuzzTokenize"} {
+		files, _ := os.ReadDir(dir)
+		for _, f := range files {
+			raw, err := os.ReadFile(filepath.Join(dir, f.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(string(raw), "\n") {
+				if v, ok := strings.CutPrefix(line, "string("); ok {
+					if s, err := strconv.Unquote(strings.TrimSuffix(v, ")")); err == nil {
+						add(s)
+					}
+				}
+			}
+		}
+	}
+	for _, root := range []string{"testdata/reference", "testdata/broken", "/work/shared/seeds"} {
+		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if raw, err := os.ReadFile(p); err == nil {
+					add(string(raw))
+				}
+			}
+			return nil
+		})
+	}
+	add(string(workedExample().Serialize()))
+	for _, s := range []string{"", "\n", "\r", "\r\n", "---", "\n---", "\r\n---", "\n---\r", "\n---\r\n", "\n---\n",
+		"\n---NOT\n---\n", "\r\r\n---\r\r\n", "a\r\rb\r\n\nc\n", "\n----\n", "x\n--\n---"} {
+		add(s)
+	}
+	rng := rand.New(rand.NewSource(1))
+	alphabet := []string{"\r", "\n", "-", "---", "a", ":", " ", "\r\n", "\n---", "é"}
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := rng.Intn(24); n > 0; n-- {
+			b.WriteString(alphabet[rng.Intn(len(alphabet))])
+		}
+		in = append(in, b.String())
+	}
+	return in
+}
+
+func TestFindClosingMatchesRegexp(t *testing.T) {
+	for _, s := range equivInputs(t) {
+		want := -1
+		if loc := refClosingRe.FindStringIndex(s); loc != nil {
+			want = loc[0]
+		}
+		if got := findClosing(s); got != want {
+			t.Fatalf("findClosing(%q) = %d, regexp gives %d", s, got, want)
+		}
+	}
+}
+
+func TestNextLineMatchesRegexpSplit(t *testing.T) {
+	for _, s := range equivInputs(t) {
+		want := refLineSplit.Split(s, -1)
+		var got []string
+		for rest, more := s, true; more; {
+			var line string
+			line, rest, more = nextLine(rest)
+			got = append(got, line)
+		}
+		if strings.Join(got, "\x00|") != strings.Join(want, "\x00|") || len(got) != len(want) {
+			t.Fatalf("lines of %q: got %q, regexp gives %q", s, got, want)
+		}
+	}
+}
+
+// parseDocumentRegexp is ParseDocument as it was before the hand-written
+// scanners, kept as the reference for TestParseDocumentMatchesRegexpVersion.
+func parseDocumentRegexp(text string) (*Memory, error) {
+	var open int
+	switch {
+	case strings.HasPrefix(text, "---\n"):
+		open = 4
+	case strings.HasPrefix(text, "---\r\n"):
+		open = 5
+	default:
+		return nil, &Error{Code: CodeInvalid, Message: "memory document must start with frontmatter.", Err: errDocument}
+	}
+	if len(text) > MaxDocumentBytes {
+		return nil, &Error{Code: CodeInvalid, Message: "memory document is too large.", Err: errDocument}
+	}
+	rest := text[open:]
+	loc := refClosingRe.FindStringIndex(rest)
+	if loc == nil {
+		return nil, &Error{Code: CodeInvalid, Message: "memory document frontmatter is not closed.", Err: errDocument}
+	}
+	values := make(map[string]any, len(frontmatterKeys))
+	for _, line := range refLineSplit.Split(rest[:loc[0]], -1) {
+		colon := strings.IndexByte(line, ':')
+		if colon <= 0 {
+			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter line is malformed.", Err: errDocument}
+		}
+		key := jsTrim(line[:colon])
+		if !isFrontmatterKey(key) {
+			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is not supported.", Err: errDocument}
+		}
+		if _, dup := values[key]; dup {
+			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is repeated.", Err: errDocument}
+		}
+		v, err := parseJSON(jsTrim(line[colon+1:]))
+		if err != nil {
+			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter value is not JSON.", Err: err}
+		}
+		values[key] = v
+	}
+	for _, k := range frontmatterKeys {
+		if _, ok := values[k]; !ok {
+			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter is missing " + k + ".", Err: errDocument}
+		}
+	}
+	body := rest[loc[0]:]
+	body = body[strings.Index(body, "---")+3:]
+	body = trimOneLineBreak(body)
+	return normalize(rawMemory{
+		Schema: values["schema"], ID: values["id"], Title: values["title"], Kind: values["kind"],
+		Scope: values["scope"], Trust: values["trust"], Status: values["status"],
+		SourceHarness: values["source_harness"], TargetHarnesses: values["target_harnesses"],
+		Tags: values["tags"], Links: values["links"], CreatedAt: values["created_at"],
+		UpdatedAt: values["updated_at"], Body: body,
+	}, false)
+}
+
+func TestParseDocumentMatchesRegexpVersion(t *testing.T) {
+	inputs := equivInputs(t)
+	// Documents with frontmatter variations around the closing marker.
+	base := string(workedExample().Serialize())
+	for _, mut := range []func(string) string{
+		func(s string) string { return s },
+		func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") },
+		func(s string) string { return strings.Replace(s, "\n---\n", "\r\n---\r\n", 1) },
+		func(s string) string { return strings.Replace(s, "\n---\n", "\n---NOT\n---\n", 1) },
+		func(s string) string { return strings.Replace(s, "title:", "\ntitle:", 1) },
+		func(s string) string { return strings.Replace(s, "title:", " title :", 1) },
+		func(s string) string { return strings.Replace(s, "\r\n", "\n", -1) + "\n---\n" },
+		func(s string) string { return strings.TrimSuffix(s, "\n") },
+		func(s string) string { return s[:strings.LastIndex(s, "\n---")+4] },
+		func(s string) string { return s[:strings.LastIndex(s, "\n---")+4] + "\r" },
+	} {
+		inputs = append(inputs, mut(base), "\uFEFF"+mut(base))
+	}
+	accepted := 0
+	for _, s := range inputs {
+		for _, text := range []string{s, "---\n" + s, "---\r\n" + s} {
+			got, gerr := ParseDocument(text)
+			want, werr := parseDocumentRegexp(text)
+			if (gerr == nil) != (werr == nil) {
+				t.Fatalf("%q: error %v, regexp version %v", text, gerr, werr)
+			}
+			if gerr != nil {
+				if gerr.Error() != werr.Error() {
+					t.Fatalf("%q: error %q, regexp version %q", text, gerr, werr)
+				}
+				continue
+			}
+			if MarshalCompact(got.Full()) != MarshalCompact(want.Full()) {
+				t.Fatalf("%q: parsed memories differ", text)
+			}
+			accepted++
+		}
+	}
+	if accepted < 5 {
+		t.Fatalf("only %d inputs were accepted; the comparison is too weak", accepted)
+	}
+}
