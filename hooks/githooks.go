@@ -16,14 +16,18 @@ import (
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 )
 
-// Git hooks managed by `git echoes hooks install`.
+// Git hooks managed by `git echoes hooks install`. pre-merge-commit closes
+// the gap pre-commit leaves: a merge that git (or the page merge driver)
+// completes on its own commits without running pre-commit, and two clean
+// sides can still collide (Foo.md added on one branch, foo.md on the other).
 const (
-	PreCommit = "pre-commit"
-	PostMerge = "post-merge"
+	PreCommit      = "pre-commit"
+	PreMergeCommit = "pre-merge-commit"
+	PostMerge      = "post-merge"
 )
 
 // GitHooks lists the managed Git hooks in the order they are reported.
-var GitHooks = []string{PreCommit, PostMerge}
+var GitHooks = []string{PreCommit, PreMergeCommit, PostMerge}
 
 // savedSuffix names the copy of a foreign hook that --force moved aside;
 // the managed hook runs it after its own block, uninstall moves it back.
@@ -45,6 +49,15 @@ else
 	exit 1
 fi
 `,
+	PreMergeCommit: `# Managed by "git echoes hooks install"; "git echoes hooks uninstall" removes it.
+# Refuses an automatic merge commit when the merged EchoesVault content fails "git echoes check --staged".
+if command -v git-echoes >/dev/null 2>&1; then
+	git-echoes check --staged || exit 1
+else
+	echo "git-echoes pre-merge-commit: git-echoes is not on PATH, so the EchoesVault check cannot run; merge commit refused. Install git-echoes, or bypass once with: git merge --no-verify" >&2
+	exit 1
+fi
+`,
 	PostMerge: `# Managed by "git echoes hooks install"; "git echoes hooks uninstall" removes it.
 # Refreshes the ignored EchoesVault index after a merge; never fails the merge.
 if [ -f EchoesVault/.echoes-vault.json ] && command -v git-echoes >/dev/null 2>&1; then
@@ -56,8 +69,9 @@ fi
 // chainLine runs the foreign hook that --force moved aside, as git would
 // have run it (only when executable).
 var chainLine = map[string]string{
-	PreCommit: `if [ -x "$0` + savedSuffix + `" ]; then "$0` + savedSuffix + `" "$@" || exit $?; fi` + "\n",
-	PostMerge: `if [ -x "$0` + savedSuffix + `" ]; then "$0` + savedSuffix + `" "$@"; fi` + "\n",
+	PreCommit:      `if [ -x "$0` + savedSuffix + `" ]; then "$0` + savedSuffix + `" "$@" || exit $?; fi` + "\n",
+	PreMergeCommit: `if [ -x "$0` + savedSuffix + `" ]; then "$0` + savedSuffix + `" "$@" || exit $?; fi` + "\n",
+	PostMerge:      `if [ -x "$0` + savedSuffix + `" ]; then "$0` + savedSuffix + `" "$@"; fi` + "\n",
 }
 
 func managedBlock(name string, chained bool) string {

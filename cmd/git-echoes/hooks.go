@@ -20,6 +20,9 @@ const gitHooksUsage = `usage: git echoes hooks install|uninstall|status [--force
 Git hooks for EchoesVault repositories:
   pre-commit   runs "git echoes check --staged"; a failing check blocks the commit,
                and so does a missing git-echoes on PATH (fail closed)
+  pre-merge-commit
+               the same check for merge commits git creates by itself (a
+               clean merge can still make two page names collide)
   post-merge   runs "git echoes hydrate" to refresh the ignored index; never fails
                the merge, silent when the repository has no vault
 
