@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 )
@@ -50,6 +52,10 @@ func sameFile(a, b os.FileInfo) bool {
 	if !ok1 || !ok2 {
 		return os.SameFile(a, b)
 	}
+	return sameStat(sa, sb)
+}
+
+func sameStat(sa, sb *syscall.Stat_t) bool {
 	if sa.Ino != sb.Ino {
 		return false
 	}
@@ -57,6 +63,19 @@ func sameFile(a, b os.FileInfo) bool {
 		return false
 	}
 	return true
+}
+
+// isRegularStat is os.FileMode.IsRegular for a raw stat.
+func isRegularStat(st *syscall.Stat_t) bool { return st.Mode&syscall.S_IFMT == syscall.S_IFREG }
+
+// retryEINTR repeats a system call interrupted by a signal, as the os
+// package does.
+func retryEINTR(f func() error) error {
+	for {
+		if err := f(); err != syscall.EINTR {
+			return err
+		}
+	}
 }
 
 // readGuarded is the reference's guarded reader (CONFORMANCE §11.3): no
@@ -69,47 +88,100 @@ func readGuarded(path, label string, limit int64, trustedRoot string) (string, e
 
 // readGuardedWith is readGuarded with a scan's realpath cache.
 func readGuardedWith(rs *resolver, path, label string, limit int64, trustedRoot string) (string, error) {
+	var inside func() bool
+	if trustedRoot != "" {
+		inside = func() bool { return rs.within(path, trustedRoot) }
+	}
+	return readGuardedCheck(path, label, limit, trustedRoot, inside)
+}
+
+// readGuardedCheck is the guarded reader with the containment test given
+// as inside (nil: no trusted root). It is called before the open and again
+// after the identity check. The scan passes a test that reuses the
+// directory's cached realpath (resolver.fileWithin); that is exact here,
+// because a path that is missing or a regular non-symlink file resolves
+// through its directory, and a symlink fails the O_NOFOLLOW open anyway.
+//
+// The descriptor is used through raw system calls: os.NewFile on an
+// O_NONBLOCK descriptor costs an fcntl and a poller registration, and a
+// buffer sized from fstat avoids io.ReadAll's repeated small reads.
+// Error messages and codes are those of the os-package version.
+func readGuardedCheck(path, label string, limit int64, trustedRoot string, inside func() bool) (string, error) {
 	outside := func() error {
 		return newErr(CodeUnsafePath, "Refusing to read memory outside the install root: '"+path+"' is not within '"+trustedRoot+"'.")
 	}
-	if trustedRoot != "" && !rs.within(path, trustedRoot) {
+	if inside != nil && !inside() {
 		return "", outside()
 	}
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return "", osError(err, "open", path)
 	}
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", osError(err, "fstat", path)
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := retryEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
+		return "", osError(&fs.PathError{Op: "stat", Path: path, Err: err}, "fstat", path)
 	}
-	if !fi.Mode().IsRegular() {
+	if !isRegularStat(&st) {
 		return "", newErr(CodeUnsafePath, label+" must be a regular, non-symlink file.")
 	}
-	li, err := os.Lstat(path)
-	if err != nil || !li.Mode().IsRegular() || !sameFile(fi, li) {
-		return "", &Error{Code: CodeUnsafePath, Message: label + " must remain a regular, non-symlink file while it is opened.", Err: err}
+	var lst syscall.Stat_t
+	if err := retryEINTR(func() error { return syscall.Lstat(path, &lst) }); err != nil || !isRegularStat(&lst) || !sameStat(&st, &lst) {
+		var perr error
+		if err != nil {
+			perr = &fs.PathError{Op: "lstat", Path: path, Err: err}
+		}
+		return "", &Error{Code: CodeUnsafePath, Message: label + " must remain a regular, non-symlink file while it is opened.", Err: perr}
 	}
-	if trustedRoot != "" && !rs.within(path, trustedRoot) {
+	if inside != nil && !inside() {
 		return "", outside()
 	}
-	if fi.Size() > limit {
-		return "", newErr(CodeInvalid, label+" is too large ("+strconv.FormatInt(fi.Size(), 10)+" bytes).")
+	if st.Size > limit {
+		return "", newErr(CodeInvalid, label+" is too large ("+strconv.FormatInt(st.Size, 10)+" bytes).")
 	}
-	raw, err := readCapped(f, limit)
+	raw, err := readFDCapped(fd, limit, st.Size)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
 			return "", newErr(CodeInvalid, label+" is too large (maximum "+strconv.FormatInt(limit, 10)+" bytes).")
 		}
-		return "", osError(err, "read", path)
+		return "", osError(&fs.PathError{Op: "read", Path: path, Err: err}, "read", path)
 	}
 	text, ok := DecodeText(raw)
 	if !ok {
 		return "", newErr(CodeInvalid, label+" must contain valid UTF-8 text.")
 	}
 	return text, nil
+}
+
+// readFDCapped is readCapped on a raw descriptor: it reads to EOF or until
+// limit+1 bytes have arrived, starting with a buffer for the fstat size
+// plus one byte so that a file that did not change needs one read for its
+// bytes and one to see EOF.
+func readFDCapped(fd int, limit, size int64) ([]byte, error) {
+	most := int(limit) + 1
+	buf := make([]byte, 0, min(int(max(size, 0))+1, most))
+	for len(buf) < most {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(cap(buf), most-len(buf)))
+		}
+		var n int
+		err := retryEINTR(func() error {
+			var err error
+			n, err = syscall.Read(fd, buf[len(buf):min(cap(buf), most)])
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if n <= 0 {
+			break
+		}
+		buf = buf[:len(buf)+n]
+	}
+	if len(buf) > int(limit) {
+		return nil, errTooLarge
+	}
+	return buf, nil
 }
 
 var errTooLarge = errors.New("input exceeds its size cap")

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -159,7 +160,11 @@ func realpathNearest(p string) (string, error) { return (*resolver)(nil).realpat
 // checking thousands of files costs one lstat each instead of a full
 // path walk. A nil resolver caches nothing. The design excludes same-user
 // races (CONFORMANCE §11.3), which is what makes a per-scan cache sound.
-type resolver struct{ dirs map[string]string }
+// It is safe for concurrent use.
+type resolver struct {
+	mu   sync.Mutex
+	dirs map[string]string
+}
 
 func newResolver() *resolver { return &resolver{dirs: map[string]string{}} }
 
@@ -192,12 +197,17 @@ func (rs *resolver) realpath(p string, isDir bool) (string, error) {
 		return filepath.EvalSymlinks(p)
 	}
 	if isDir {
-		if r, ok := rs.dirs[p]; ok {
+		rs.mu.Lock()
+		r, ok := rs.dirs[p]
+		rs.mu.Unlock()
+		if ok {
 			return r, nil
 		}
 		r, err := filepath.EvalSymlinks(p)
 		if err == nil {
+			rs.mu.Lock()
 			rs.dirs[p] = r
+			rs.mu.Unlock()
 		}
 		return r, err
 	}
@@ -233,6 +243,26 @@ func (rs *resolver) within(target, root string) bool {
 	if err != nil {
 		return false
 	}
+	return relWithin(r, t)
+}
+
+// fileWithin is within(filepath.Join(dir, base), root) for a scan, where
+// rootReal = realpathNearest(root) was computed once for the scope and dir
+// is an existing directory the walk entered. It reuses the directory's
+// cached realpath without any system call on the file: a missing path or a
+// regular non-symlink file resolves to realpath(dir)/base exactly as
+// realpathNearest would, and the guarded reader's O_NOFOLLOW open and
+// identity check reject everything else before containment can matter.
+func (rs *resolver) fileWithin(dir, base, rootReal string) bool {
+	d, err := rs.realpath(dir, true)
+	if err != nil {
+		return false
+	}
+	return relWithin(rootReal, filepath.Join(d, base))
+}
+
+// relWithin is the lexical part of §3.2 on two resolved paths.
+func relWithin(r, t string) bool {
 	rel, err := filepath.Rel(r, t)
 	if err != nil {
 		return false

@@ -6,8 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Diagnostic codes of invalid files (§11.5).
@@ -209,36 +212,146 @@ func (s *scanner) invalid(scope, rel, code string) {
 	}
 }
 
-func (s *scanner) readFiles(root, scope string, files []string) {
-	for _, rel := range files {
-		if s.res.ScannedBytes >= MaxScanBytes {
-			s.res.Truncated = true
-			return
-		}
-		text, err := readGuardedWith(s.paths, filepath.Join(root, filepath.FromSlash(rel)), "memory document", MaxDocumentBytes, root)
-		if err != nil {
-			s.invalid(scope, rel, DiagInvalidDocument)
-			continue
-		}
-		if s.res.ScannedBytes+len(text) > MaxScanBytes {
-			s.res.Truncated = true
-			return
-		}
-		s.res.ScannedBytes += len(text)
-		m, err := ParseDocument(text)
-		if err != nil {
-			s.invalid(scope, rel, DiagInvalidDocument)
-			continue
-		}
-		first, _, nested := strings.Cut(rel, "/")
-		if m.Scope != scope || !nested || first != m.Kind+"s" {
-			s.invalid(scope, rel, DiagLocationMismatch)
-			continue
-		}
-		if len(secretsOnRead(m)) > 0 {
-			s.invalid(scope, rel, DiagSuspectedSecret)
-			continue
-		}
-		s.res.Entries = append(s.res.Entries, Entry{Memory: m, Path: scope + ":" + rel})
+// scanWorkers is how many goroutines read and parse files (0: GOMAXPROCS).
+// Tests set it to compare the parallel scan with the sequential one.
+var scanWorkers = 0
+
+// scanWindow bounds how far the readers may run ahead of the in-order
+// merge, per worker, so a scan stopped by the byte budget reads at most a
+// few extra files.
+const scanWindow = 16
+
+// fileOutcome is everything the scan needs from one collected file. It is
+// computed independently per file (possibly in parallel and ahead of the
+// budget checks) and applied strictly in walk order.
+type fileOutcome struct {
+	readOK bool    // the guarded read succeeded
+	size   int     // the decoded text's UTF-8 length, when readOK
+	code   string  // a diagnostic code after a successful read, or ""
+	memory *Memory // the valid memory when readOK and code == ""
+}
+
+// examine reads, parses and checks one file (CONFORMANCE §11.4 steps 2 and
+// 5 to 7). It has no effect on the scan state.
+func (s *scanner) examine(root, rootReal string, rootOK bool, scope, rel string) fileOutcome {
+	path := filepath.Join(root, filepath.FromSlash(rel))
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	text, err := readGuardedCheck(path, "memory document", MaxDocumentBytes, root, func() bool {
+		return rootOK && s.paths.fileWithin(dir, base, rootReal)
+	})
+	if err != nil {
+		return fileOutcome{}
 	}
+	o := fileOutcome{readOK: true, size: len(text)}
+	m, err := ParseDocument(text)
+	if err != nil {
+		o.code = DiagInvalidDocument
+		return o
+	}
+	first, _, nested := strings.Cut(rel, "/")
+	if m.Scope != scope || !nested || first != m.Kind+"s" {
+		o.code = DiagLocationMismatch
+		return o
+	}
+	if len(secretsOnRead(m)) > 0 {
+		o.code = DiagSuspectedSecret
+		return o
+	}
+	o.memory = m
+	return o
+}
+
+// readFiles applies §11.4 to the collected files in walk order. The
+// per-file work runs on several goroutines; the byte budget, the
+// diagnostics and the entries are applied by one in-order merge, so the
+// result is exactly the sequential one.
+func (s *scanner) readFiles(root, scope string, files []string) {
+	rootReal, err := s.paths.realpathNearest(root)
+	rootOK := err == nil
+	workers := scanWorkers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	runOrdered(len(files), workers, scanWindow*workers,
+		func(i int) fileOutcome { return s.examine(root, rootReal, rootOK, scope, files[i]) },
+		func(i int, o fileOutcome) bool {
+			rel := files[i]
+			if s.res.ScannedBytes >= MaxScanBytes {
+				s.res.Truncated = true
+				return false
+			}
+			if !o.readOK {
+				s.invalid(scope, rel, DiagInvalidDocument)
+				return true
+			}
+			if s.res.ScannedBytes+o.size > MaxScanBytes {
+				s.res.Truncated = true
+				return false
+			}
+			s.res.ScannedBytes += o.size
+			if o.code != "" {
+				s.invalid(scope, rel, o.code)
+				return true
+			}
+			s.res.Entries = append(s.res.Entries, Entry{Memory: o.memory, Path: scope + ":" + rel})
+			return true
+		})
+}
+
+// runOrdered calls consume(i, compute(i)) for i = 0, 1, … n-1 in order,
+// stopping after consume returns false. compute runs on up to workers
+// goroutines, at most window indices ahead of consume; consume always runs
+// on the calling goroutine. Every goroutine has exited when it returns.
+func runOrdered[T any](n, workers, window int, compute func(int) T, consume func(int, T) bool) {
+	if workers <= 1 || n < 2 {
+		for i := 0; i < n; i++ {
+			if !consume(i, compute(i)) {
+				return
+			}
+		}
+		return
+	}
+	window = max(window, workers)
+	// Index i travels through slot i%window; the tokens guarantee that a
+	// slot's previous index has been consumed before it is reused.
+	slots := make([]chan T, window)
+	for i := range slots {
+		slots[i] = make(chan T, 1)
+	}
+	tokens := make(chan struct{}, window)
+	stop := make(chan struct{})
+	var stopped atomic.Bool
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case tokens <- struct{}{}:
+				case <-stop:
+					return
+				}
+				if stopped.Load() {
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				slots[i%window] <- compute(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		v := <-slots[i%window]
+		<-tokens
+		if !consume(i, v) {
+			break
+		}
+	}
+	stopped.Store(true)
+	close(stop)
+	wg.Wait()
 }

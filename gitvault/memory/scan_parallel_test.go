@@ -1,0 +1,177 @@
+package memory
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// scanFingerprint renders everything a scan returns, in order.
+func scanFingerprint(t *testing.T, r *Roots, scopes []string) string {
+	t.Helper()
+	sr, err := scan(r, scopes)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	var b strings.Builder
+	for _, e := range sr.Entries {
+		b.WriteString(e.Path + " " + MarshalCompact(e.Memory.Full()) + "\n")
+	}
+	b.WriteString(MarshalCompact(sr.Diagnostics.jsonValue()))
+	return b.String()
+}
+
+// withScanWorkers runs f with the scan's worker count forced to n.
+func withScanWorkers(n int, f func()) {
+	old := scanWorkers
+	scanWorkers = n
+	defer func() { scanWorkers = old }()
+	f()
+}
+
+// assertParallelScanIsSequential compares the sequential scan (one worker)
+// with parallel scans of several widths over the same vault.
+func assertParallelScanIsSequential(t *testing.T, r *Roots, scopes []string) string {
+	t.Helper()
+	var want string
+	withScanWorkers(1, func() { want = scanFingerprint(t, r, scopes) })
+	for _, n := range []int{2, 3, 8, 33} {
+		var got string
+		withScanWorkers(n, func() { got = scanFingerprint(t, r, scopes) })
+		if got != want {
+			t.Fatalf("scan with %d workers differs from the sequential scan:\n%s\n---\n%s", n, got, want)
+		}
+	}
+	return want
+}
+
+func TestMemoryParallelScanMatchesSequential(t *testing.T) {
+	r := testRoots(t)
+	for i := 0; i < 300; i++ {
+		writeMemory(t, r, mem(fmt.Sprintf("mem_par_%04d", i), func(m *Memory) {
+			m.Kind = Kinds[i%len(Kinds)]
+			if i%4 == 0 {
+				m.Scope = "team"
+			}
+			m.Body = strings.Repeat("word ", i%50+1)
+		}))
+	}
+	proj := r.ScopeRoot("project")
+	// Every kind of failure, spread through the walk order.
+	for i := 0; i < 150; i++ {
+		dir := filepath.Join(proj, "notes")
+		switch i % 6 {
+		case 0:
+			writeFile(t, filepath.Join(dir, fmt.Sprintf("bad%03d.md", i)), "---\nnot: valid\n---\n\nbody\n")
+		case 1:
+			writeFile(t, filepath.Join(proj, "decisions", fmt.Sprintf("misplaced%03d.md", i)), string(mem(fmt.Sprintf("mem_mis_%03d", i)).Serialize()))
+		case 2:
+			m := mem(fmt.Sprintf("mem_sec_%03d", i), func(m *Memory) { m.Body = "key sk-ABCDEFGHIJKLMNOPQRSTUV" })
+			writeFile(t, filepath.Join(dir, fmt.Sprintf("secret%03d.md", i)), string(m.Serialize()))
+		case 3:
+			if err := os.Symlink("bad000.md", filepath.Join(dir, fmt.Sprintf("link%03d.md", i))); err != nil {
+				t.Fatal(err)
+			}
+		case 4:
+			if err := syscall.Mkfifo(filepath.Join(dir, fmt.Sprintf("fifo%03d.md", i)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		case 5:
+			writeFile(t, filepath.Join(dir, fmt.Sprintf("latin%03d.md", i)), "---\n\xe9\n---\n")
+		}
+	}
+	writeFile(t, filepath.Join(proj, "top.md"), string(mem("mem_top").Serialize()))
+	writeFile(t, filepath.Join(proj, ".hidden", "notes", "x.md"), "ignored")
+	writeFile(t, filepath.Join(proj, "notes", "readme.txt"), "ignored")
+	writeFile(t, filepath.Join(proj, "notes", "big.md"), strings.Repeat("x", MaxDocumentBytes+1))
+	got := assertParallelScanIsSequential(t, r, []string{"project", "team"})
+	for _, want := range []string{`"invalidFileCount":102,`, `"skippedSymlinkCount":25,`, "location-mismatch", "suspected-secret", "mem_par_0299"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("fixture vault lacks %s:\n%s", want, got)
+		}
+	}
+	assertParallelScanIsSequential(t, r, []string{"team", "project", "user"})
+}
+
+func TestMemoryParallelScanByteBudgetMatchesSequential(t *testing.T) {
+	r := testRoots(t)
+	big := strings.Repeat("x", 130000)
+	for i := 0; i < 140; i++ {
+		writeMemory(t, r, mem(fmt.Sprintf("mem_big_%03d", i), func(m *Memory) {
+			m.Body = big[:130000-i*7]
+			if i%5 == 0 {
+				m.Scope = "team"
+			}
+		}))
+		if i%9 == 0 {
+			writeFile(t, filepath.Join(r.ScopeRoot("project"), "notes", fmt.Sprintf("mem_big_%03d_bad.md", i)), "---\nbad\n---\n\nx\n")
+		}
+	}
+	for _, scopes := range [][]string{{"project", "team"}, {"team", "project"}} {
+		if got := assertParallelScanIsSequential(t, r, scopes); !strings.Contains(got, `"truncated":true`) {
+			t.Fatalf("the byte budget was not reached: %s", got[len(got)-200:])
+		}
+	}
+}
+
+func TestRunOrderedStopsAndVisitsInOrder(t *testing.T) {
+	for _, workers := range []int{1, 2, 5} {
+		for _, n := range []int{0, 1, 2, 7, 100} {
+			for stopAt := -1; stopAt < n; stopAt += max(1, n/5) {
+				var seen []int
+				runOrdered(n, workers, 3, func(i int) int { return i * i }, func(i, v int) bool {
+					if v != i*i {
+						t.Fatalf("index %d got %d", i, v)
+					}
+					seen = append(seen, i)
+					return i != stopAt
+				})
+				want := n
+				if stopAt >= 0 {
+					want = stopAt + 1
+				}
+				if len(seen) != want {
+					t.Fatalf("workers %d n %d stop %d: visited %v", workers, n, stopAt, seen)
+				}
+				for k, i := range seen {
+					if k != i {
+						t.Fatalf("out of order: %v", seen)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMemoryGuardedReaderSizes covers the raw-descriptor read: exact cap,
+// one byte over (refused from fstat), and files whose fstat size is wrong
+// (procfs reports 0), which must grow the buffer and still honour the cap.
+func TestMemoryGuardedReaderSizes(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{0, 1, 511, 512, 513, 4096, 100} {
+		p := filepath.Join(dir, fmt.Sprint(n))
+		writeFile(t, p, strings.Repeat("a", n))
+		got, err := readGuarded(p, "file", 512, dir)
+		switch {
+		case n <= 512 && (err != nil || got != strings.Repeat("a", n)):
+			t.Fatalf("%d bytes: %q %v", n, got, err)
+		case n > 512 && (err == nil || err.Error() != "file is too large ("+fmt.Sprint(n)+" bytes)."):
+			t.Fatalf("%d bytes: %v", n, err)
+		}
+	}
+	const proc = "/proc/self/maps"
+	want, err := os.ReadFile(proc)
+	if err != nil || len(want) < 100 {
+		t.Skip("no procfs")
+	}
+	if _, err := readGuarded(proc, "file", 10, ""); err == nil || err.Error() != "file is too large (maximum 10 bytes)." {
+		t.Fatalf("procfs over the cap: %v", err)
+	}
+	got, err := readGuarded(proc, "file", 1<<20, "")
+	if err != nil || len(got) < 100 || !strings.Contains(got, "[stack]") {
+		t.Fatalf("procfs read: %d bytes, %v", len(got), err)
+	}
+}
