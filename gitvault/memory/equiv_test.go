@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The hand-written scanners that replaced hot regular expressions are
@@ -197,5 +198,115 @@ func TestParseDocumentMatchesRegexpVersion(t *testing.T) {
 	}
 	if accepted < 5 {
 		t.Fatalf("only %d inputs were accepted; the comparison is too weak", accepted)
+	}
+}
+
+// writeJSONStringRef is writeJSONString before its bulk-copy fast path.
+func writeJSONStringRef(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch c {
+			case '"':
+				b.WriteString(`\"`)
+			case '\\':
+				b.WriteString(`\\`)
+			case '\b':
+				b.WriteString(`\b`)
+			case '\t':
+				b.WriteString(`\t`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\r':
+				b.WriteString(`\r`)
+			default:
+				if c < 0x20 {
+					b.WriteString(`\u00`)
+					b.WriteByte(hexDigits[c>>4])
+					b.WriteByte(hexDigits[c&0xF])
+				} else {
+					b.WriteByte(c)
+				}
+			}
+			i++
+			continue
+		}
+		if cu, ok := loneSurrogateAt(s, i); ok {
+			b.WriteString(`\u`)
+			b.WriteByte(hexDigits[cu>>12])
+			b.WriteByte(hexDigits[cu>>8&0xF])
+			b.WriteByte(hexDigits[cu>>4&0xF])
+			b.WriteByte(hexDigits[cu&0xF])
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('"')
+}
+
+func TestWriteJSONStringMatchesReference(t *testing.T) {
+	inputs := equivInputs(t)
+	rng := rand.New(rand.NewSource(2))
+	pieces := []string{"a", "Z", " ", "\"", "\\", "\n", "\r", "\t", "\b", "\f", "\x00", "\x1f", "\x7f", "é", "😀",
+		"\xed\xa0\x80", "\xed\xbf\xbf", "\xff", "\xc3", "\u2028", "\uFEFF", "sk-", "abc def"}
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := rng.Intn(16); n > 0; n-- {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		inputs = append(inputs, b.String())
+	}
+	for _, s := range inputs {
+		var got, want strings.Builder
+		writeJSONString(&got, s)
+		writeJSONStringRef(&want, s)
+		if got.String() != want.String() {
+			t.Fatalf("%q: %q, reference %q", s, got.String(), want.String())
+		}
+	}
+}
+
+func TestScanFormMatchesMarshalCompact(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	pieces := []string{"a", " ", "\"", "\\", "\n", "\r\n", "\t", "é", "\xed\xa0\x80", "sk-", "_", "-"}
+	rnd := func() string {
+		var b strings.Builder
+		for n := rng.Intn(10); n > 0; n-- {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		return b.String()
+	}
+	list := func() []string {
+		switch rng.Intn(3) {
+		case 0:
+			return nil
+		case 1:
+			return []string{}
+		}
+		out := make([]string, rng.Intn(4)+1)
+		for i := range out {
+			out[i] = rnd()
+		}
+		return out
+	}
+	for i := 0; i < 5000; i++ {
+		m := &Memory{Schema: rnd(), ID: rnd(), Title: rnd(), Kind: rnd(), Scope: rnd(), Trust: rnd(), Status: rnd(),
+			SourceHarness: rnd(), TargetHarnesses: list(), Tags: list(), Links: list(), CreatedAt: rnd(), UpdatedAt: rnd(), Body: rnd()}
+		if got, want := scanForm(m), MarshalCompact(m.Full()); got != want {
+			t.Fatalf("scanForm %q, MarshalCompact %q", got, want)
+		}
+	}
+	if m := workedExample(); scanForm(m) != MarshalCompact(m.Full()) {
+		t.Fatal("worked example differs")
 	}
 }

@@ -141,6 +141,16 @@ func writeJSONString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
 		c := s[i]
+		if c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' {
+			// A run of printable ASCII other than " and \ is copied as is.
+			j := i + 1
+			for j < len(s) && s[j] >= 0x20 && s[j] < utf8.RuneSelf && s[j] != '"' && s[j] != '\\' {
+				j++
+			}
+			b.WriteString(s[i:j])
+			i = j
+			continue
+		}
 		if c < utf8.RuneSelf {
 			switch c {
 			case '"':

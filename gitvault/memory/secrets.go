@@ -77,7 +77,50 @@ func containsLabel(labels []string, l string) bool {
 
 // scanForm is what the reference scans: the compact JSON of the normalized
 // memory in camelCase order, body included.
-func scanForm(m *Memory) string { return MarshalCompact(m.Full()) }
+// It is MarshalCompact(m.Full()) written directly, without building the
+// Object, into a builder sized for it (equality is tested).
+func scanForm(m *Memory) string {
+	var b strings.Builder
+	n := 256 + len(m.Schema) + len(m.ID) + len(m.Title) + len(m.Kind) + len(m.Scope) + len(m.Trust) +
+		len(m.Status) + len(m.SourceHarness) + len(m.CreatedAt) + len(m.UpdatedAt) + len(m.Body) + len(m.Body)/8
+	for _, list := range [][]string{m.TargetHarnesses, m.Tags, m.Links} {
+		for _, s := range list {
+			n += len(s) + 3
+		}
+	}
+	b.Grow(n)
+	str := func(key, v string) {
+		b.WriteString(key)
+		writeJSONString(&b, v)
+	}
+	arr := func(key string, list []string) {
+		b.WriteString(key)
+		b.WriteByte('[')
+		for i, s := range list {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONString(&b, s)
+		}
+		b.WriteByte(']')
+	}
+	str(`{"schema":`, m.Schema)
+	str(`,"id":`, m.ID)
+	str(`,"title":`, m.Title)
+	str(`,"kind":`, m.Kind)
+	str(`,"scope":`, m.Scope)
+	str(`,"trust":`, m.Trust)
+	str(`,"status":`, m.Status)
+	str(`,"sourceHarness":`, m.SourceHarness)
+	arr(`,"targetHarnesses":`, m.TargetHarnesses)
+	arr(`,"tags":`, m.Tags)
+	arr(`,"links":`, m.Links)
+	str(`,"createdAt":`, m.CreatedAt)
+	str(`,"updatedAt":`, m.UpdatedAt)
+	str(`,"body":`, m.Body)
+	b.WriteByte('}')
+	return b.String()
+}
 
 // secretsOnRead applies exactly the reference rule (JSON form only), so
 // both implementations quarantine the same files.
