@@ -310,3 +310,39 @@ func TestScanFormMatchesMarshalCompact(t *testing.T) {
 		t.Fatal("worked example differs")
 	}
 }
+
+func TestShapeMatchersMatchRegexps(t *testing.T) {
+	inputs := equivInputs(t)
+	rng := rand.New(rand.NewSource(4))
+	const chars = "amz09_-.:TZ A\n\xc3é"
+	for _, seed := range []string{"mem_20260726_01k123example", "codex", "a", "2026-07-26T20:00:00.000Z", "mem_abc", "mem_ab"} {
+		inputs = append(inputs, seed, seed+"\n", "\n"+seed, seed+"x", seed[:len(seed)-1])
+		for i := 0; i < 3000; i++ {
+			b := []byte(seed)
+			for n := rng.Intn(3) + 1; n > 0; n-- {
+				switch k := rng.Intn(len(b) + 1); rng.Intn(3) {
+				case 0:
+					if k < len(b) {
+						b[k] = chars[rng.Intn(len(chars))]
+					}
+				case 1:
+					b = append(b[:k], append([]byte{chars[rng.Intn(len(chars))]}, b[k:]...)...)
+				case 2:
+					if k < len(b) {
+						b = append(b[:k], b[k+1:]...)
+					}
+				}
+			}
+			inputs = append(inputs, string(b))
+		}
+	}
+	for n := 0; n <= 140; n++ {
+		inputs = append(inputs, strings.Repeat("a", n), "mem_"+strings.Repeat("a", n), "9"+strings.Repeat("-", n))
+	}
+	for _, s := range inputs {
+		if isSlug(s) != slugRe.MatchString(s) || isID(s) != idRe.MatchString(s) || isTimestampShape(s) != timestampRe.MatchString(s) {
+			t.Fatalf("%q: slug %v/%v id %v/%v timestamp %v/%v", s, isSlug(s), slugRe.MatchString(s),
+				isID(s), idRe.MatchString(s), isTimestampShape(s), timestampRe.MatchString(s))
+		}
+	}
+}

@@ -207,10 +207,6 @@ func slugCompare(a, b string) (int, bool) {
 	return 0, true
 }
 
-// isTimestampShape: fixed-format ISO timestamps collate chronologically,
-// which is byte order for equal shapes.
-func isTimestampShape(s string) bool { return timestampRe.MatchString(s) }
-
 // jsNumber is JavaScript Number(string).
 func jsNumber(s string) float64 {
 	s = jsTrim(s)

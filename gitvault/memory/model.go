@@ -46,6 +46,8 @@ var (
 	trustValues  = []string{"unreviewed"}
 	statusValues = []string{"active", "rejected", "superseded"}
 
+	// The hot paths use the hand-written isSlug, isID and isTimestampShape,
+	// which tests compare with these expressions.
 	slugRe      = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 	idRe        = regexp.MustCompile(`^mem_[a-z0-9][a-z0-9_-]{2,127}$`)
 	timestampRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$`)
@@ -135,7 +137,7 @@ func FormatTimestamp(t time.Time) string { return t.UTC().Format(timestampLayout
 // Feb 30, hour 24 and second 60 fail). Years outside 0000-9999 cannot match
 // the regex, so Go's and JavaScript's calendars agree on every candidate.
 func validTimestamp(s string) bool {
-	if !timestampRe.MatchString(s) {
+	if !isTimestampShape(s) {
 		return false
 	}
 	t, err := time.Parse(timestampLayout, s)
@@ -143,6 +145,55 @@ func validTimestamp(s string) bool {
 		return false
 	}
 	return t.Format(timestampLayout) == s
+}
+
+func isLowerAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+
+// isSlug is slugRe.MatchString: ^[a-z0-9][a-z0-9._-]{0,63}$.
+func isSlug(s string) bool {
+	if len(s) < 1 || len(s) > 64 || !isLowerAlnum(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !isLowerAlnum(c) && c != '.' && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// isID is idRe.MatchString: ^mem_[a-z0-9][a-z0-9_-]{2,127}$.
+func isID(s string) bool {
+	if len(s) < 7 || len(s) > 132 || s[:4] != "mem_" || !isLowerAlnum(s[4]) {
+		return false
+	}
+	for i := 5; i < len(s); i++ {
+		if c := s[i]; !isLowerAlnum(c) && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// isTimestampShape is timestampRe.MatchString:
+// ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$ with ASCII digits.
+// Fixed-format ISO timestamps collate chronologically, which is byte order
+// for equal shapes.
+func isTimestampShape(s string) bool {
+	const shape = "0000-00-00T00:00:00.000Z"
+	if len(s) != len(shape) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if shape[i] == '0' {
+			if s[i] < '0' || s[i] > '9' {
+				return false
+			}
+		} else if s[i] != shape[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -103,7 +103,7 @@ func (v validator) slug(label string, x any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !slugRe.MatchString(s) {
+	if !isSlug(s) {
 		return "", invalid(label + " must be a lowercase letters/numbers slug.")
 	}
 	return s, nil
@@ -114,7 +114,7 @@ func (v validator) id(x any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !idRe.MatchString(s) {
+	if !isID(s) {
 		return "", invalid("memory id must match mem_<lowercase-id> and cannot contain a path.")
 	}
 	return s, nil
