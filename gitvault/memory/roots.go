@@ -162,11 +162,29 @@ func realpathNearest(p string) (string, error) { return (*resolver)(nil).realpat
 // races (CONFORMANCE §11.3), which is what makes a per-scan cache sound.
 // It is safe for concurrent use.
 type resolver struct {
-	mu   sync.Mutex
-	dirs map[string]string
+	mu     sync.Mutex
+	dirs   map[string]string
+	inside map[[2]string]bool // {resolved dir, resolved root}: relWithin
 }
 
-func newResolver() *resolver { return &resolver{dirs: map[string]string{}} }
+func newResolver() *resolver {
+	return &resolver{dirs: map[string]string{}, inside: map[[2]string]bool{}}
+}
+
+// dirWithin is relWithin(rootReal, d), memoized.
+func (rs *resolver) dirWithin(d, rootReal string) bool {
+	key := [2]string{d, rootReal}
+	rs.mu.Lock()
+	in, ok := rs.inside[key]
+	rs.mu.Unlock()
+	if !ok {
+		in = relWithin(rootReal, d)
+		rs.mu.Lock()
+		rs.inside[key] = in
+		rs.mu.Unlock()
+	}
+	return in
+}
 
 func (rs *resolver) realpathNearest(p string) (string, error) {
 	p = filepath.Clean(p)
@@ -257,6 +275,14 @@ func (rs *resolver) fileWithin(dir, base, rootReal string) bool {
 	d, err := rs.realpath(dir, true)
 	if err != nil {
 		return false
+	}
+	// A directory within the root keeps every plain name within it too
+	// (Rel gives the directory's relative path plus the name), so that
+	// answer is computed once per directory. Anything else takes the full
+	// test.
+	plain := base != "" && base != "." && base != ".." && !strings.ContainsRune(base, filepath.Separator)
+	if plain && rs.dirWithin(d, rootReal) {
+		return true
 	}
 	return relWithin(rootReal, filepath.Join(d, base))
 }

@@ -175,3 +175,46 @@ func TestMemoryGuardedReaderSizes(t *testing.T) {
 		t.Fatalf("procfs read: %d bytes, %v", len(got), err)
 	}
 }
+
+// TestMemoryFileWithinMatchesWithin: for the files a scan reads (regular
+// files and vanished paths), the cached per-directory containment agrees
+// with the uncached §3.2 test, including a directory that resolves to the
+// root's parent and a directory reached through a symlink.
+func TestMemoryFileWithinMatchesWithin(t *testing.T) {
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "vault", "project")
+	other := filepath.Join(tmp, "other")
+	for _, d := range []string{filepath.Join(root, "notes", "deep"), other} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(other, filepath.Join(root, "away")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "notes"), filepath.Join(tmp, "alias")); err != nil {
+		t.Fatal(err)
+	}
+	dirs := []string{root, filepath.Join(root, "notes"), filepath.Join(root, "notes", "deep"), filepath.Join(tmp, "vault"),
+		tmp, other, filepath.Join(root, "away"), filepath.Join(tmp, "alias")}
+	for _, d := range dirs {
+		writeFile(t, filepath.Join(d, "file.md"), "x")
+	}
+	for _, rootArg := range []string{root, filepath.Join(tmp, "alias"), filepath.Join(root, "notes")} {
+		rs := newResolver()
+		rootReal, err := rs.realpathNearest(rootArg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for pass := 0; pass < 2; pass++ { // the second pass hits the caches
+			for _, d := range dirs {
+				for _, base := range []string{"file.md", "missing.md", "project", "notes", "vault"} {
+					got := rs.fileWithin(d, base, rootReal)
+					if want := within(filepath.Join(d, base), rootArg); got != want {
+						t.Fatalf("root %s: %s/%s: fileWithin %v, within %v", rootArg, d, base, got, want)
+					}
+				}
+			}
+		}
+	}
+}
