@@ -93,11 +93,16 @@ func runEchoes(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return usage(stderr, "unrecognized arguments: "+strings.Join(positional[spec.positionals:], " "))
 	}
+	inv := &invocation{opts: opts, positional: positional, stdin: stdin}
+	if err := inv.checkOptions(); err != nil {
+		return usage(stderr, err.Error())
+	}
 	eng, err := gitvault.Open(gitvault.Options{Workspace: g.workspace, Agent: g.agent, AdapterVersion: g.adapterVersion})
 	if err != nil {
 		return fail(stderr, err)
 	}
-	out, err := spec.run(&invocation{eng: eng, opts: opts, positional: positional, stdin: stdin})
+	inv.eng = eng
+	out, err := spec.run(inv)
 	if err != nil {
 		var ue *usageError
 		if errors.As(err, &ue) {
@@ -219,6 +224,30 @@ func (inv *invocation) intFlag(name string) (int, error) {
 		return 0, &usageError{fmt.Sprintf("argument --%s: invalid int value: %s", name, jsonx.ReprString(inv.flag(name)))}
 	}
 	return n, nil
+}
+
+// checkOptions applies the option types and choices (--recent, --limit,
+// --format) while parsing, as argparse does: a bad value is a usage error
+// even when the workspace cannot be resolved (§4.2, §4.4).
+func (inv *invocation) checkOptions() error {
+	for _, name := range []string{"recent", "limit"} {
+		if _, ok := inv.opts[name]; ok {
+			if _, err := inv.intFlag(name); err != nil {
+				return err
+			}
+		}
+	}
+	if _, ok := inv.opts["format"]; ok {
+		return checkFormat(inv.flag("format"))
+	}
+	return nil
+}
+
+func checkFormat(format string) error {
+	if format != "json" && format != "card" {
+		return &usageError{"argument --format: invalid choice: " + jsonx.ReprString(format) + " (choose from 'json', 'card')"}
+	}
+	return nil
 }
 
 type runtimeCommand struct {

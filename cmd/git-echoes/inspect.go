@@ -16,8 +16,8 @@ func init() {
 		},
 		run: func(inv *invocation) (string, error) {
 			format := inv.flag("format")
-			if format != "json" && format != "card" {
-				return "", &usageError{"argument --format: invalid choice: " + jsonx.ReprString(format) + " (choose from 'json', 'card')"}
+			if err := checkFormat(format); err != nil {
+				return "", err
 			}
 			return renderInspection(inv.eng.Inspect(), format), nil
 		}}
