@@ -355,3 +355,28 @@ func runOrdered[T any](n, workers, window int, compute func(int) T, consume func
 	close(stop)
 	wg.Wait()
 }
+
+// parallelChunks calls f over [0, n) split into contiguous chunks, one per
+// scan worker, and returns when all are done. Small inputs run inline. f
+// must only write state owned by its own indices.
+func parallelChunks(n int, f func(lo, hi int)) {
+	workers := scanWorkers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers <= 1 || n < 256 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	size := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += size {
+		hi := min(lo+size, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(lo, hi)
+		}()
+	}
+	wg.Wait()
+}

@@ -218,3 +218,49 @@ func TestMemoryFileWithinMatchesWithin(t *testing.T) {
 		}
 	}
 }
+
+func TestMemoryParallelSearchMatchesSequential(t *testing.T) {
+	r := testRoots(t)
+	words := []string{"token", "rotation", "database", "İstanbul", "cache", "don't", "v2.0", "e"}
+	for i := 0; i < 700; i++ {
+		writeMemory(t, r, mem(fmt.Sprintf("mem_ps_%04d", i), func(m *Memory) {
+			m.Kind = Kinds[i%len(Kinds)]
+			if i%3 == 0 {
+				m.Scope = "team"
+			}
+			if i%7 == 0 {
+				m.Status = "superseded"
+			}
+			if i%5 == 0 {
+				m.TargetHarnesses = []string{"claude"}
+			}
+			m.UpdatedAt = fmt.Sprintf("2026-07-%02dT20:00:00.000Z", i%28+1)
+			m.Title = words[i%8] + " " + words[(i/8)%8]
+			m.Tags = []string{fmt.Sprintf("tag%d", i%4)}
+			m.Body = strings.Repeat(words[(i+5)%8]+" and "+words[(i+1)%8]+". ", i%40+1)
+		}))
+	}
+	queries := []SearchOptions{{Query: "token rotation", Limit: 100}, {Query: ""}, {Query: "e", Limit: 100},
+		{Query: "tag2 cache", Kinds: []string{"note", "decision"}}, {Query: "istanbul", TargetHarness: "codex", Limit: 50}}
+	for _, q := range queries {
+		var want string
+		withScanWorkers(1, func() {
+			res, err := Search(r, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = MarshalCompact(res.JSON())
+		})
+		for _, n := range []int{2, 3, 8} {
+			withScanWorkers(n, func() {
+				res, err := Search(r, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := MarshalCompact(res.JSON()); got != want {
+					t.Fatalf("%+v with %d workers differs:\n%s\n---\n%s", q, n, got, want)
+				}
+			})
+		}
+	}
+}

@@ -130,18 +130,28 @@ func Search(r *Roots, opts SearchOptions) (*SearchResponse, error) {
 	}
 	lq := jsLower(q)
 	tokens := Tokenize(q)
+	// Filtering and scoring are pure per entry: they run in parallel
+	// chunks, and the results are collected in scan order.
+	const skip = -1
+	scores := make([]int, len(sr.Entries))
+	parallelChunks(len(sr.Entries), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			m := sr.Entries[i].Memory
+			if m.Status != "active" || (kinds != nil && !contains(kinds, m.Kind)) ||
+				(opts.Trust != "" && m.Trust != opts.Trust) || !targets(m, opts.TargetHarness) {
+				scores[i] = skip
+				continue
+			}
+			scores[i] = scoreMemory(m, lq, tokens)
+		}
+	})
 	var results []SearchResult
-	for _, e := range sr.Entries {
-		m := e.Memory
-		if m.Status != "active" || (kinds != nil && !contains(kinds, m.Kind)) ||
-			(opts.Trust != "" && m.Trust != opts.Trust) || !targets(m, opts.TargetHarness) {
+	for i, e := range sr.Entries {
+		score := scores[i]
+		if score == skip || (q != "" && score == 0) {
 			continue
 		}
-		score := scoreMemory(m, lq, tokens)
-		if q != "" && score == 0 {
-			continue
-		}
-		results = append(results, SearchResult{Memory: m, Path: e.Path, Score: score})
+		results = append(results, SearchResult{Memory: e.Memory, Path: e.Path, Score: score})
 	}
 	sort.SliceStable(results, func(i, j int) bool {
 		a, b := results[i], results[j]
