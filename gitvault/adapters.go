@@ -231,7 +231,8 @@ func (p *adapterPlan) planSkill(ws *Workspace, path string) error {
 		return wrapf(err, "Cannot read managed file %s: %s", path, detail(err))
 	case text == skillText:
 		return nil
-	case !pytext.IsBlank(text) && !strings.Contains(text, GeneratedMarker):
+	case text != "" && !strings.Contains(text, GeneratedMarker):
+		// Any non-empty file (whitespace-only included) is the user's.
 		p.result.AdapterConflicts = append(p.result.AdapterConflicts, ws.Rel(path))
 		return nil
 	}
@@ -251,7 +252,7 @@ func (p *adapterPlan) planCommand(ws *Workspace, path, want string) error {
 		return wrapf(err, "Cannot read OpenCode command %s: %s", path, detail(err))
 	case text == want:
 		return nil
-	case !pytext.IsBlank(text) && !strings.Contains(text, GeneratedMarker) && !containsAny(text, legacyCommandSignatures):
+	case text != "" && !strings.Contains(text, GeneratedMarker) && !containsAny(text, legacyCommandSignatures):
 		p.result.AdapterConflicts = append(p.result.AdapterConflicts, ws.Rel(path))
 		return nil
 	}
