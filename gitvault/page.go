@@ -86,7 +86,7 @@ func parsePage(content string, requireSummary, keepText bool) (*Page, error) {
 
 func decodeKey(b *frontmatter.Block, key string) (string, error) {
 	k, _ := b.Get(key)
-	v, err := frontmatter.DecodeScalar(key, k.Raw)
+	v, err := frontmatter.DecodeUnwrittenScalar(key, k.Raw)
 	if err != nil {
 		return "", errorf("%s", err.Error())
 	}

@@ -8,6 +8,7 @@
 package frontmatter
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -158,13 +159,26 @@ func MissingError(missing []string) error {
 
 // DecodeScalar decodes the inline value of key as a plain, single-quoted or
 // JSON double-quoted scalar string (§9 step 8).
-func DecodeScalar(key, raw string) (string, error) {
+func DecodeScalar(key, raw string) (string, error) { return decodeScalar(key, raw, false) }
+
+// DecodeUnwrittenScalar is DecodeScalar for values that are compared but
+// never written (type, status). Python's json.loads keeps a lone surrogate
+// escape such as "\ud800" in the string, so the reference accepts the page;
+// the value is decoded here with U+FFFD in its place, which no comparison
+// the protocol makes can tell apart.
+func DecodeUnwrittenScalar(key, raw string) (string, error) { return decodeScalar(key, raw, true) }
+
+func decodeScalar(key, raw string, keepLoneSurrogates bool) (string, error) {
 	v := pytext.Strip(raw)
 	switch {
 	case v == "":
 		return "", errorf("YAML frontmatter key '%s' must have an inline value.", key)
 	case v[0] == '"':
 		decoded, err := jsonx.Decode(v)
+		var lone *jsonx.LoneSurrogateError
+		if keepLoneSurrogates && errors.As(err, &lone) {
+			err = nil
+		}
 		if err != nil {
 			return "", errorf("Invalid quoted YAML value for %s: %s", key, err.Error())
 		}

@@ -54,6 +54,9 @@ type LoneSurrogateError struct {
 // stored; when the document also has a syntax error, the syntax error (which
 // Python would report) is returned instead.
 //
+// With a *LoneSurrogateError the decoded value is returned as well, each
+// lone surrogate replaced by U+FFFD; with any other error it is the zero Value.
+//
 // Errors are *SyntaxError (Python's wording and position), *LoneSurrogateError,
 // ErrInvalidUTF8, or a plain error for Python's ValueError/RecursionError
 // cases (integer literals over MaxIntDigits digits, nesting over MaxDepth).
@@ -74,7 +77,10 @@ func Decode(text string) (Value, error) {
 		return Value{}, d.syntax("Extra data", end)
 	}
 	if d.lone != nil {
-		return Value{}, d.lone
+		// The value is returned too (each lone surrogate decoded as
+		// U+FFFD) for callers that, like Python, accept such strings
+		// without ever writing them.
+		return v, d.lone
 	}
 	return v, nil
 }
