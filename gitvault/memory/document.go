@@ -7,7 +7,7 @@ import (
 )
 
 // frontmatterKeys are the 13 on-disk keys, in written order.
-var frontmatterKeys = []string{"schema", "id", "title", "kind", "scope", "trust", "status",
+var frontmatterKeys = [13]string{"schema", "id", "title", "kind", "scope", "trust", "status",
 	"source_harness", "target_harnesses", "tags", "links", "created_at", "updated_at"}
 
 var errDocument = errors.New("memory document is invalid")
@@ -89,7 +89,9 @@ func ParseDocument(text string) (*Memory, error) {
 	if closing < 0 {
 		return nil, &Error{Code: CodeInvalid, Message: "memory document frontmatter is not closed.", Err: errDocument}
 	}
-	values := make(map[string]any, len(frontmatterKeys))
+	// values[i] holds frontmatterKeys[i]; seen marks the keys present.
+	var values [13]any
+	var seen [13]bool
 	for lines, more := rest[:closing], true; more; {
 		var line string
 		line, lines, more = nextLine(lines)
@@ -98,20 +100,21 @@ func ParseDocument(text string) (*Memory, error) {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter line is malformed.", Err: errDocument}
 		}
 		key := jsTrim(line[:colon])
-		if !isFrontmatterKey(key) {
+		k := frontmatterKeyIndex(key)
+		if k < 0 {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is not supported.", Err: errDocument}
 		}
-		if _, dup := values[key]; dup {
+		if seen[k] {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is repeated.", Err: errDocument}
 		}
 		v, err := parseJSON(jsTrim(line[colon+1:]))
 		if err != nil {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter value is not JSON.", Err: err}
 		}
-		values[key] = v
+		values[k], seen[k] = v, true
 	}
-	for _, k := range frontmatterKeys {
-		if _, ok := values[k]; !ok {
+	for i, k := range frontmatterKeys {
+		if !seen[i] {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter is missing " + k + ".", Err: errDocument}
 		}
 	}
@@ -119,11 +122,11 @@ func ParseDocument(text string) (*Memory, error) {
 	body = body[strings.Index(body, "---")+3:]
 	body = trimOneLineBreak(body)
 	return normalize(rawMemory{
-		Schema: values["schema"], ID: values["id"], Title: values["title"], Kind: values["kind"],
-		Scope: values["scope"], Trust: values["trust"], Status: values["status"],
-		SourceHarness: values["source_harness"], TargetHarnesses: values["target_harnesses"],
-		Tags: values["tags"], Links: values["links"], CreatedAt: values["created_at"],
-		UpdatedAt: values["updated_at"], Body: body,
+		Schema: values[0], ID: values[1], Title: values[2], Kind: values[3],
+		Scope: values[4], Trust: values[5], Status: values[6],
+		SourceHarness: values[7], TargetHarnesses: values[8],
+		Tags: values[9], Links: values[10], CreatedAt: values[11],
+		UpdatedAt: values[12], Body: body,
 	}, false)
 }
 
@@ -142,11 +145,12 @@ func trimOneLineBreak(s string) string {
 	return s
 }
 
-func isFrontmatterKey(k string) bool {
-	for _, f := range frontmatterKeys {
+// frontmatterKeyIndex is k's index in frontmatterKeys, or -1.
+func frontmatterKeyIndex(k string) int {
+	for i, f := range frontmatterKeys {
 		if k == f {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }

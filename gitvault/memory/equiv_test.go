@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -176,6 +177,15 @@ func TestParseDocumentMatchesRegexpVersion(t *testing.T) {
 	} {
 		inputs = append(inputs, mut(base), "\uFEFF"+mut(base))
 	}
+	// Every frontmatter line deleted, doubled or renamed in turn.
+	lines := strings.Split(base, "\n")
+	for i := 1; i < len(lines) && lines[i] != "---"; i++ {
+		del := append(append([]string{}, lines[:i]...), lines[i+1:]...)
+		dup := append(append([]string{}, lines[:i+1]...), lines[i:]...)
+		ren := append([]string{}, lines...)
+		ren[i] = "x" + ren[i]
+		inputs = append(inputs, strings.Join(del, "\n"), strings.Join(dup, "\n"), strings.Join(ren, "\n"))
+	}
 	accepted := 0
 	for _, s := range inputs {
 		for _, text := range []string{s, "---\n" + s, "---\r\n" + s} {
@@ -345,4 +355,37 @@ func TestShapeMatchersMatchRegexps(t *testing.T) {
 				isID(s), idRe.MatchString(s), isTimestampShape(s), timestampRe.MatchString(s))
 		}
 	}
+}
+
+func TestValidTimestampMatchesParse(t *testing.T) {
+	for _, y := range []string{"0000", "0001", "0004", "0100", "1600", "1900", "1970", "2000", "2023", "2024", "2100", "2400", "9996", "9999"} {
+		for mo := 0; mo <= 13; mo++ {
+			for d := 0; d <= 32; d++ {
+				for _, hms := range []string{"00:00:00", "23:59:59", "24:00:00", "12:60:00", "12:00:60", "99:99:99", "09:05:07"} {
+					for _, ms := range []string{"000", "999"} {
+						s := fmt.Sprintf("%s-%02d-%02dT%s.%sZ", y, mo, d, hms, ms)
+						if validTimestamp(s) != validTimestampByParse(s) {
+							t.Fatalf("%s: %v, by parse %v", s, validTimestamp(s), validTimestampByParse(s))
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, s := range equivInputs(t) {
+		if validTimestamp(s) != validTimestampByParse(s) {
+			t.Fatalf("%q differs", s)
+		}
+	}
+}
+
+// isFrontmatterKey is the membership test parseDocumentRegexp used.
+func isFrontmatterKey(k string) bool {
+	for _, f := range []string{"schema", "id", "title", "kind", "scope", "trust", "status",
+		"source_harness", "target_harnesses", "tags", "links", "created_at", "updated_at"} {
+		if k == f {
+			return true
+		}
+	}
+	return false
 }

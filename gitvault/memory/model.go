@@ -136,7 +136,33 @@ func FormatTimestamp(t time.Time) string { return t.UTC().Format(timestampLayout
 // validTimestamp: the fixed regex, and parse-and-reformat equality (so
 // Feb 30, hour 24 and second 60 fail). Years outside 0000-9999 cannot match
 // the regex, so Go's and JavaScript's calendars agree on every candidate.
+// For the regex's shape, time.Parse followed by Format reproduces s exactly
+// when the fields are in range (proleptic Gregorian days per month), so the
+// check is done on the digits directly; validTimestampByParse, the previous
+// form, is kept for the test that proves them equal.
 func validTimestamp(s string) bool {
+	if !isTimestampShape(s) {
+		return false
+	}
+	num := func(i, j int) int {
+		n := 0
+		for ; i < j; i++ {
+			n = n*10 + int(s[i]-'0')
+		}
+		return n
+	}
+	year, month, day := num(0, 4), num(5, 7), num(8, 10)
+	if month < 1 || month > 12 || day < 1 || num(11, 13) > 23 || num(14, 16) > 59 || num(17, 19) > 59 {
+		return false
+	}
+	days := [13]int{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[month]
+	if month == 2 && year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+		days = 29
+	}
+	return day <= days
+}
+
+func validTimestampByParse(s string) bool {
 	if !isTimestampShape(s) {
 		return false
 	}
