@@ -115,6 +115,17 @@ func runEchoes(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func parseGlobals(args []string) (globals, []string, error) {
+	// argparse refuses a separate option value that looks like an option;
+	// pflag would take it. Check the global options up to the command.
+	for i := 0; i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "--"; i++ {
+		switch args[i] {
+		case "--workspace", "--agent", "--adapter-version":
+			if i+1 < len(args) && looksLikeOption(args[i+1]) {
+				return globals{}, nil, fmt.Errorf("argument %s: expected one argument", args[i])
+			}
+			i++
+		}
+	}
 	fs := pflag.NewFlagSet("git echoes", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SetInterspersed(false)
@@ -138,6 +149,13 @@ func parseGlobals(args []string) (globals, []string, error) {
 // leading dash.
 var negativeNumber = regexp.MustCompile(`^-\d+$|^-\d*\.\d+$`)
 
+// looksLikeOption reports whether argparse takes a as an option string
+// rather than a positional or an option's value: a leading dash, unless it is
+// "-" alone, a negative number, or contains a space.
+func looksLikeOption(a string) bool {
+	return strings.HasPrefix(a, "-") && a != "-" && !negativeNumber.MatchString(a) && !strings.Contains(a, " ")
+}
+
 // parseCommandArgs parses command options and returns the positionals.
 // Arguments that argparse would take as positionals although they start with
 // a dash (negative numbers, anything containing a space) are kept as such.
@@ -149,11 +167,14 @@ func parseCommandArgs(fs *pflag.FlagSet, args []string) ([]string, error) {
 		case a == "--":
 			positional = append(positional, args[i+1:]...)
 			i = len(args)
-		case strings.HasPrefix(a, "-") && a != "-" && !negativeNumber.MatchString(a) && !strings.Contains(a, " "):
+		case looksLikeOption(a):
 			flagArgs = append(flagArgs, a)
 			name := strings.TrimLeft(a, "-")
 			if !strings.Contains(name, "=") {
 				if f := fs.Lookup(name); f != nil && f.NoOptDefVal == "" && i+1 < len(args) {
+					if looksLikeOption(args[i+1]) {
+						return nil, fmt.Errorf("argument %s: expected one argument", a)
+					}
 					flagArgs = append(flagArgs, args[i+1])
 					i++
 				}
