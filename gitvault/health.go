@@ -347,17 +347,17 @@ func (ws *Workspace) inventory(pageConflict map[string]bool) (Storage, []string)
 		d   fs.DirEntry
 	}
 	var files []file
-	_ = filepath.WalkDir(ws.Vault, func(p string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(walkRoot(ws.Vault), func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if d != nil && d.IsDir() {
 				return filepath.SkipDir // cannot open: skipped silently
 			}
 			return nil
 		}
-		if p == ws.Vault {
+		rel, _ := filepath.Rel(ws.Vault, p)
+		if rel == "." {
 			return nil
 		}
-		rel, _ := filepath.Rel(ws.Vault, p)
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			st.Symlinks = append(st.Symlinks, rel)
@@ -415,6 +415,17 @@ func (ws *Workspace) inventory(pageConflict map[string]bool) (Storage, []string)
 	sort.Strings(st.UnreadableFiles)
 	sortByComponents(conflicts)
 	return st, conflicts
+}
+
+// walkRoot returns the path to hand to filepath.WalkDir so that a root
+// which is a symlink to a directory is entered, as Python's os.walk and
+// rglob enter their top: a trailing separator makes the lstat of the root
+// follow the link. Symlinks below the root are still not followed.
+func walkRoot(dir string) string {
+	if isSymlink(dir) {
+		return dir + string(filepath.Separator)
+	}
+	return dir
 }
 
 // sortByComponents sorts slash paths component by component, as Python
