@@ -10,7 +10,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
+	"unicode/utf8"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // nodeErrnoText holds libuv's descriptions, so raw OS errors read like the
@@ -107,13 +112,64 @@ func readGuardedWith(rs *resolver, path, label string, limit int64, trustedRoot 
 // buffer sized from fstat avoids io.ReadAll's repeated small reads.
 // Error messages and codes are those of the os-package version.
 func readGuardedCheck(path, label string, limit int64, trustedRoot string, inside func() bool) (string, error) {
+	return readGuardedVia(path, label, limit, trustedRoot, inside,
+		func() (int, error) {
+			return syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+		},
+		func() (fileID, error) {
+			var st syscall.Stat_t
+			if err := retryEINTR(func() error { return syscall.Lstat(path, &st) }); err != nil {
+				return fileID{}, err
+			}
+			return idOfStat(&st), nil
+		})
+}
+
+// readGuardedAt is readGuardedCheck for the scan, with the open and the
+// lstat done relative to dirfd, an open descriptor of path's directory
+// (name is path's last element). Without concurrent renames the two name
+// the same file, so every outcome is the path-based one; the path walk of
+// two system calls per file is saved.
+func readGuardedAt(dirfd int, name, path, label string, limit int64, trustedRoot string, inside func() bool) (string, error) {
+	return readGuardedVia(path, label, limit, trustedRoot, inside,
+		func() (int, error) {
+			return syscall.Openat(dirfd, name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+		},
+		func() (fileID, error) {
+			var st unix.Stat_t
+			if err := retryEINTR(func() error { return unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
+				return fileID{}, err
+			}
+			return fileID{regular: st.Mode&unix.S_IFMT == unix.S_IFREG, ino: uint64(st.Ino), dev: uint64(st.Dev)}, nil
+		})
+}
+
+// fileID is what the identity check compares.
+type fileID struct {
+	regular  bool
+	ino, dev uint64
+}
+
+func idOfStat(st *syscall.Stat_t) fileID {
+	return fileID{regular: isRegularStat(st), ino: uint64(st.Ino), dev: uint64(st.Dev)}
+}
+
+// same is sameStat on fileIDs: the inode always, the device only when both
+// are non-zero.
+func (a fileID) same(b fileID) bool {
+	return a.ino == b.ino && (a.dev == 0 || b.dev == 0 || a.dev == b.dev)
+}
+
+// readGuardedVia is the guarded reader with its open and lstat steps given.
+func readGuardedVia(path, label string, limit int64, trustedRoot string, inside func() bool,
+	open func() (int, error), lstat func() (fileID, error)) (string, error) {
 	outside := func() error {
 		return newErr(CodeUnsafePath, "Refusing to read memory outside the install root: '"+path+"' is not within '"+trustedRoot+"'.")
 	}
 	if inside != nil && !inside() {
 		return "", outside()
 	}
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	fd, err := open()
 	if err != nil {
 		return "", osError(err, "open", path)
 	}
@@ -125,8 +181,7 @@ func readGuardedCheck(path, label string, limit int64, trustedRoot string, insid
 	if !isRegularStat(&st) {
 		return "", newErr(CodeUnsafePath, label+" must be a regular, non-symlink file.")
 	}
-	var lst syscall.Stat_t
-	if err := retryEINTR(func() error { return syscall.Lstat(path, &lst) }); err != nil || !isRegularStat(&lst) || !sameStat(&st, &lst) {
+	if lid, err := lstat(); err != nil || !lid.regular || !idOfStat(&st).same(lid) {
 		var perr error
 		if err != nil {
 			perr = &fs.PathError{Op: "lstat", Path: path, Err: err}
@@ -146,11 +201,20 @@ func readGuardedCheck(path, label string, limit int64, trustedRoot string, insid
 		}
 		return "", osError(&fs.PathError{Op: "read", Path: path, Err: err}, "read", path)
 	}
-	text, ok := DecodeText(raw)
+	text, ok := decodeOwned(raw)
 	if !ok {
 		return "", newErr(CodeInvalid, label+" must contain valid UTF-8 text.")
 	}
 	return text, nil
+}
+
+// decodeOwned is DecodeText for a buffer the caller never touches again:
+// the string shares its bytes instead of copying them.
+func decodeOwned(raw []byte) (string, bool) {
+	if !utf8.Valid(raw) {
+		return "", false
+	}
+	return strings.TrimPrefix(unsafe.String(unsafe.SliceData(raw), len(raw)), "\uFEFF"), true
 }
 
 // readFDCapped is readCapped on a raw descriptor: it reads to EOF or until

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 )
 
 // Diagnostic codes of invalid files (§11.5).
@@ -233,12 +234,18 @@ type fileOutcome struct {
 
 // examine reads, parses and checks one file (CONFORMANCE §11.4 steps 2 and
 // 5 to 7). It has no effect on the scan state.
-func (s *scanner) examine(root, rootReal string, rootOK bool, scope, rel string) fileOutcome {
+func (s *scanner) examine(root, rootReal string, rootOK bool, scope, rel string, sd *scanDir) fileOutcome {
 	path := filepath.Join(root, filepath.FromSlash(rel))
 	dir, base := filepath.Dir(path), filepath.Base(path)
-	text, err := readGuardedCheck(path, "memory document", MaxDocumentBytes, root, func() bool {
-		return rootOK && s.paths.fileWithin(dir, base, rootReal)
-	})
+	inside := func() bool { return rootOK && s.paths.fileWithin(dir, base, rootReal) }
+	var text string
+	var err error
+	if dirfd, ok := sd.acquire(); ok {
+		text, err = readGuardedAt(dirfd, base, path, "memory document", MaxDocumentBytes, root, inside)
+	} else {
+		text, err = readGuardedCheck(path, "memory document", MaxDocumentBytes, root, inside)
+	}
+	sd.release()
 	if err != nil {
 		return fileOutcome{}
 	}
@@ -272,8 +279,14 @@ func (s *scanner) readFiles(root, scope string, files []string) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	dirs, dirOf := groupByDir(root, files)
+	defer func() {
+		for _, d := range dirs {
+			d.close()
+		}
+	}()
 	runOrdered(len(files), workers, scanWindow*workers,
-		func(i int) fileOutcome { return s.examine(root, rootReal, rootOK, scope, files[i]) },
+		func(i int) fileOutcome { return s.examine(root, rootReal, rootOK, scope, files[i], dirs[dirOf[i]]) },
 		func(i int, o fileOutcome) bool {
 			rel := files[i]
 			if s.res.ScannedBytes >= MaxScanBytes {
@@ -296,6 +309,71 @@ func (s *scanner) readFiles(root, scope string, files []string) {
 			s.res.Entries = append(s.res.Entries, Entry{Memory: o.memory, Path: scope + ":" + rel})
 			return true
 		})
+}
+
+// scanDir is a directory holding collected files. Its descriptor is opened
+// by the first file read from it and closed after the last, so only the
+// directories with reads in flight hold one.
+type scanDir struct {
+	path string
+	left atomic.Int32 // files not yet released
+	mu   sync.Mutex
+	fd   int // -1: not opened yet; -2: closed or failed
+}
+
+// groupByDir returns the directories of files (root-relative posix paths)
+// and each file's directory index.
+func groupByDir(root string, files []string) ([]*scanDir, []int) {
+	var dirs []*scanDir
+	dirOf := make([]int, len(files))
+	index := map[string]int{}
+	for i, rel := range files {
+		dir := "."
+		if j := strings.LastIndexByte(rel, '/'); j >= 0 {
+			dir = rel[:j]
+		}
+		k, ok := index[dir]
+		if !ok {
+			k = len(dirs)
+			index[dir] = k
+			dirs = append(dirs, &scanDir{path: filepath.Join(root, filepath.FromSlash(dir)), fd: -1})
+		}
+		dirs[k].left.Add(1)
+		dirOf[i] = k
+	}
+	return dirs, dirOf
+}
+
+// acquire returns the directory's descriptor, opening it on first use. It
+// reports false when the directory cannot be opened; the caller then uses
+// the path-based reader, so the outcome is the same either way.
+func (d *scanDir) acquire() (int, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.fd == -1 {
+		fd, err := syscall.Open(d.path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			fd = -2
+		}
+		d.fd = fd
+	}
+	return d.fd, d.fd >= 0
+}
+
+// release marks one file done; the last one closes the descriptor.
+func (d *scanDir) release() {
+	if d.left.Add(-1) == 0 {
+		d.close()
+	}
+}
+
+func (d *scanDir) close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.fd >= 0 {
+		syscall.Close(d.fd)
+	}
+	d.fd = -2
 }
 
 // runOrdered calls consume(i, compute(i)) for i = 0, 1, … n-1 in order,

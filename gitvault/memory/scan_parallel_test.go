@@ -264,3 +264,69 @@ func TestMemoryParallelSearchMatchesSequential(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryGuardedReadAtMatchesPathReader: the scan's directory-relative
+// reader gives the path-based reader's exact result for every file shape.
+func TestMemoryGuardedReadAtMatchesPathReader(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "ok.md"), "---\nhello\n")
+	writeFile(t, filepath.Join(dir, "bom.md"), "\uFEFFtext")
+	writeFile(t, filepath.Join(dir, "latin.md"), "\xe9t\xe9")
+	writeFile(t, filepath.Join(dir, "big.md"), strings.Repeat("x", 2000))
+	writeFile(t, filepath.Join(dir, "sub", "x.md"), "x")
+	if err := os.Symlink("ok.md", filepath.Join(dir, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("missing", filepath.Join(dir, "dangling.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.md"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dirfd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(dirfd)
+	for _, name := range []string{"ok.md", "bom.md", "latin.md", "big.md", "sub", "link.md", "dangling.md", "fifo.md", "absent.md"} {
+		p := filepath.Join(dir, name)
+		for _, inside := range []func() bool{nil, func() bool { return true }, func() bool { return false }} {
+			want, werr := readGuardedCheck(p, "memory document", 1000, dir, inside)
+			got, gerr := readGuardedAt(dirfd, name, p, "memory document", 1000, dir, inside)
+			if got != want || fmt.Sprint(gerr) != fmt.Sprint(werr) || ErrorCode(gerr) != ErrorCode(werr) {
+				t.Fatalf("%s: at %q %v, path %q %v", name, got, gerr, want, werr)
+			}
+		}
+	}
+}
+
+// TestMemoryScanClosesDirectories: no descriptor outlives a scan, whether
+// it ran to the end or stopped at the byte budget.
+func TestMemoryScanClosesDirectories(t *testing.T) {
+	fds := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd")
+		}
+		return len(ents)
+	}
+	r := testRoots(t)
+	big := strings.Repeat("x", 130000)
+	for i := 0; i < 140; i++ {
+		writeMemory(t, r, mem(fmt.Sprintf("mem_fd_%03d", i), func(m *Memory) {
+			m.Kind = Kinds[i%len(Kinds)]
+			m.Body = big
+		}))
+	}
+	before := fds()
+	for _, n := range []int{1, 2, 4} {
+		withScanWorkers(n, func() {
+			if d, err := Doctor(r, DoctorOptions{}); err != nil || !d.Truncated {
+				t.Fatalf("%+v %v", d, err)
+			}
+		})
+	}
+	if after := fds(); after != before {
+		t.Fatalf("descriptors: %d before, %d after", before, after)
+	}
+}
