@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -388,4 +389,38 @@ func isFrontmatterKey(k string) bool {
 		}
 	}
 	return false
+}
+
+// TestRankResultsMatchesSliceStable compares rankResults with the sort it
+// replaced, over ties of every key and non-timestamp updatedAt values.
+func TestRankResultsMatchesSliceStable(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	updated := []string{"2026-07-26T20:00:00.000Z", "2026-07-26T20:00:00.001Z", "2025-12-31T23:59:59.999Z",
+		"2026-07-27T00:00:00.000Z", "x", "2026-07-26", "Zebra", "éclair", "2026-07-26T20:00:00.000Z "}
+	ids := []string{"mem_a", "mem_b", "mem_a1", "mem_a-b", "mem_a_b", "mem_A", "mem_é", "mem_a.b", "mem_z"}
+	for round := 0; round < 300; round++ {
+		n := rng.Intn(60)
+		results := make([]SearchResult, n)
+		for i := range results {
+			results[i] = SearchResult{Score: rng.Intn(4), Path: fmt.Sprint(i),
+				Memory: &Memory{UpdatedAt: updated[rng.Intn(len(updated))], ID: ids[rng.Intn(len(ids))]}}
+		}
+		want := append([]SearchResult(nil), results...)
+		sort.SliceStable(want, func(i, j int) bool {
+			a, b := want[i], want[j]
+			if a.Score != b.Score {
+				return a.Score > b.Score
+			}
+			if c := localeCompare(a.Memory.UpdatedAt, b.Memory.UpdatedAt); c != 0 {
+				return c > 0
+			}
+			return localeCompare(a.Memory.ID, b.Memory.ID) < 0
+		})
+		rankResults(results)
+		for i := range results {
+			if results[i].Path != want[i].Path {
+				t.Fatalf("round %d: position %d holds %s, SliceStable gives %s", round, i, results[i].Path, want[i].Path)
+			}
+		}
+	}
 }

@@ -2,7 +2,7 @@ package memory
 
 import (
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -153,16 +153,7 @@ func Search(r *Roots, opts SearchOptions) (*SearchResponse, error) {
 		}
 		results = append(results, SearchResult{Memory: e.Memory, Path: e.Path, Score: score})
 	}
-	sort.SliceStable(results, func(i, j int) bool {
-		a, b := results[i], results[j]
-		if a.Score != b.Score {
-			return a.Score > b.Score
-		}
-		if c := localeCompare(a.Memory.UpdatedAt, b.Memory.UpdatedAt); c != 0 {
-			return c > 0
-		}
-		return localeCompare(a.Memory.ID, b.Memory.ID) < 0
-	})
+	rankResults(results)
 	if len(results) > limit {
 		results = results[:limit]
 	}
@@ -173,6 +164,50 @@ func Search(r *Roots, opts SearchOptions) (*SearchResponse, error) {
 		results = []SearchResult{}
 	}
 	return &SearchResponse{Results: results, Diagnostics: sr.Diagnostics}, nil
+}
+
+// rankResults is the stable sort of §12.2 step 5: score descending, then
+// updatedAt descending, then id ascending (localeCompare). Equal strings
+// compare equal without collation, and two timestamp-shaped updatedAt
+// values compare bytewise, which is what localeCompare returns for them
+// (digits and '-' rank in byte order on its slug fast path, and shaped
+// pairs otherwise take strings.Compare); the shapes are checked once per
+// result instead of once per comparison.
+func rankResults(results []SearchResult) {
+	type item struct {
+		r  SearchResult
+		ts bool
+	}
+	items := make([]item, len(results))
+	for i, r := range results {
+		items[i] = item{r, isTimestampShape(r.Memory.UpdatedAt)}
+	}
+	slices.SortStableFunc(items, func(a, b item) int {
+		if a.r.Score != b.r.Score {
+			if a.r.Score > b.r.Score {
+				return -1
+			}
+			return 1
+		}
+		if ua, ub := a.r.Memory.UpdatedAt, b.r.Memory.UpdatedAt; ua != ub {
+			var c int
+			if a.ts && b.ts {
+				c = strings.Compare(ua, ub)
+			} else {
+				c = localeCompare(ua, ub)
+			}
+			if c != 0 {
+				return -c
+			}
+		}
+		if a.r.Memory.ID == b.r.Memory.ID {
+			return 0
+		}
+		return localeCompare(a.r.Memory.ID, b.r.Memory.ID)
+	})
+	for i := range items {
+		results[i] = items[i].r
+	}
 }
 
 func contains(list []string, s string) bool {
