@@ -424,3 +424,37 @@ func TestRankResultsMatchesSliceStable(t *testing.T) {
 		}
 	}
 }
+
+type nameEntry string
+
+func (n nameEntry) Name() string               { return string(n) }
+func (n nameEntry) IsDir() bool                { return false }
+func (n nameEntry) Type() os.FileMode          { return 0 }
+func (n nameEntry) Info() (os.FileInfo, error) { return nil, nil }
+
+// TestSortEntriesMatchesLocaleCompare compares sortEntries with the
+// localeCompare SliceStable it replaced, on slug-only and mixed names.
+func TestSortEntriesMatchesLocaleCompare(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	alphabets := []string{"ab_-.09z", "ab_-.09zAB é~"}
+	for round := 0; round < 400; round++ {
+		alpha := []rune(alphabets[round%2])
+		n := rng.Intn(40)
+		entries := make([]os.DirEntry, n)
+		for i := range entries {
+			var b strings.Builder
+			for k := rng.Intn(6); k >= 0; k-- {
+				b.WriteRune(alpha[rng.Intn(len(alpha))])
+			}
+			entries[i] = nameEntry(b.String())
+		}
+		want := append([]os.DirEntry(nil), entries...)
+		sort.SliceStable(want, func(i, j int) bool { return localeCompare(want[i].Name(), want[j].Name()) < 0 })
+		sortEntries(entries)
+		for i := range entries {
+			if entries[i].Name() != want[i].Name() {
+				t.Fatalf("round %d: got %v, want %v", round, entries, want)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -140,7 +141,7 @@ func (s *scanner) walkDir(root, rel string, depth int, scope string, files *[]st
 	if more {
 		s.res.Truncated = true
 	}
-	sort.SliceStable(entries, func(i, j int) bool { return localeCompare(entries[i].Name(), entries[j].Name()) < 0 })
+	sortEntries(entries)
 	for _, e := range entries {
 		if s.visited >= MaxScanEntries {
 			s.res.Truncated = true
@@ -173,6 +174,34 @@ func (s *scanner) walkDir(root, rel string, depth int, scope string, files *[]st
 		}
 	}
 	return nil
+}
+
+// sortEntries sorts directory entries by name with localeCompare, stably.
+// When every name consists of slug characters, localeCompare takes its
+// exact slug fast path for every pair (rank order, then length), which is
+// strings.Compare on the names mapped to their ranks; those keys are
+// computed once instead of per comparison. Otherwise names are collated.
+func sortEntries(entries []fs.DirEntry) {
+	type keyed struct {
+		key string
+		e   fs.DirEntry
+	}
+	items := make([]keyed, len(entries))
+	for i, e := range entries {
+		name := e.Name()
+		key := make([]byte, len(name))
+		for j := 0; j < len(name); j++ {
+			if key[j] = slugRank[name[j]]; key[j] == 0 {
+				sort.SliceStable(entries, func(i, j int) bool { return localeCompare(entries[i].Name(), entries[j].Name()) < 0 })
+				return
+			}
+		}
+		items[i] = keyed{string(key), e}
+	}
+	slices.SortStableFunc(items, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
+	for i := range items {
+		entries[i] = items[i].e
+	}
 }
 
 // readDirBounded reads up to limit entries and probes for one more, so a
