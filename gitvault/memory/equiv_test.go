@@ -458,3 +458,108 @@ func TestSortEntriesMatchesLocaleCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestHasSecretOnReadMatchesScanForm compares the per-value secret check
+// with DetectSecrets over the whole JSON form, on memories built from
+// secret shapes, their near misses and every character that escaping or
+// \b cares about, in every field.
+func TestHasSecretOnReadMatchesScanForm(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	secrets := []string{"sk-ABCDEFGHIJKLMNOP", "SK-abcdefghijklmnop", "sk_live_ABCDEFGHIJKLMNOP", "rk_live_ABCDEFGHIJKLMNOP",
+		"npm_ABCDEFGHIJKLMNOPQRST", "hf_ABCDEFGHIJKLMNOPQRST", "ghp_ABCDEFGHIJKLMNOP", "gho_ABCDEFGHIJKLMNOP",
+		"github_pat_ABCDEFGHIJKLMNOP", "AIzaABCDEFGHIJKLMNOP", "xoxb-ABCDEFGHIJ", "AKIAABCDEFGHIJKLMNOP",
+		"ASIAABCDEFGHIJKLMNOP", "-----BEGIN RSA PRIVATE KEY-----", "-----BEGIN PRIVATE KEY-----"}
+	pieces := []string{"a", "Z", "_", "-", " ", "\"", "\\", "\n", "\r", "\t", "\x01", "é", "\xed\xa0\x80", "\xff",
+		"n", "r", "t", "u", "I", "sk", "pm_", "pm", "live", ":", ",", "[", "]"}
+	for _, s := range secrets {
+		pieces = append(pieces, s, s[:len(s)-1], s[:len(s)/2])
+	}
+	rnd := func() string {
+		var b strings.Builder
+		for n := rng.Intn(6); n > 0; n-- {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		return b.String()
+	}
+	list := func() []string {
+		out := make([]string, rng.Intn(3))
+		for i := range out {
+			out[i] = rnd()
+		}
+		return out
+	}
+	found := 0
+	for i := 0; i < 30000; i++ {
+		m := workedExample()
+		switch field := rng.Intn(15); field {
+		case 0:
+			m.Schema = rnd()
+		case 1:
+			m.ID = rnd()
+		case 2:
+			m.Title = rnd()
+		case 3:
+			m.Kind = rnd()
+		case 4:
+			m.Scope = rnd()
+		case 5:
+			m.Trust = rnd()
+		case 6:
+			m.Status = rnd()
+		case 7:
+			m.SourceHarness = rnd()
+		case 8:
+			m.TargetHarnesses = list()
+		case 9:
+			m.Tags = list()
+		case 10:
+			m.Links = list()
+		case 11:
+			m.CreatedAt = rnd()
+		case 12:
+			m.UpdatedAt = rnd()
+		default:
+			m.Body = rnd()
+		}
+		want := len(DetectSecrets(scanForm(m))) > 0
+		if got := hasSecretOnRead(m); got != want {
+			t.Fatalf("%s: per-value %v, JSON form %v", scanForm(m), got, want)
+		}
+		if want {
+			found++
+		}
+	}
+	if found < 1000 {
+		t.Fatalf("only %d memories held a secret; the comparison is too weak", found)
+	}
+}
+
+// TestParseJSONStringPaths: strings with and without escapes decode to the
+// same text through the copy-free fast path and the escape-aware loop.
+func TestParseJSONStringPaths(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	pieces := []string{"a", " ", "é", "😀", "/", "\"", "\\", "\n", "\t", "\x01", "\u2028", "\x7f"}
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := rng.Intn(8); n > 0; n-- {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		s := b.String()
+		enc := MarshalCompact(s)
+		v, err := parseJSON(enc)
+		if err != nil || v != s {
+			t.Fatalf("%q: %q %v", enc, v, err)
+		}
+		// The same text behind escapes only: `\/` decodes to '/'.
+		if v, err := parseJSON(strings.Replace(enc, "/", `\/`, 1)); err != nil || v != s {
+			t.Fatalf("%q with \\/: %q %v", enc, v, err)
+		}
+		// Raw control characters and a missing closing quote stay errors.
+		if _, err := parseJSON(`"` + s + "\x02" + `"`); err == nil {
+			t.Fatalf("raw control character accepted in %q", s)
+		}
+		if _, err := parseJSON(enc[:len(enc)-1]); err == nil {
+			t.Fatalf("unterminated %q accepted", enc)
+		}
+	}
+}

@@ -382,6 +382,19 @@ func (p *jsonParser) num() (any, error) {
 
 func (p *jsonParser) str() (string, error) {
 	p.i++ // opening quote
+	// Fast path: a string without escapes is its own bytes up to the
+	// closing quote (the slow loop below would copy exactly these).
+	for j := p.i; j < len(p.s); j++ {
+		c := p.s[j]
+		if c == '"' {
+			out := p.s[p.i:j]
+			p.i = j + 1
+			return out, nil
+		}
+		if c < 0x20 || c == '\\' {
+			break
+		}
+	}
 	var b strings.Builder
 	for {
 		if p.i >= len(p.s) {

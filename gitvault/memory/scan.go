@@ -289,7 +289,7 @@ func (s *scanner) examine(root, rootReal string, rootOK bool, scope, rel string,
 		o.code = DiagLocationMismatch
 		return o
 	}
-	if len(secretsOnRead(m)) > 0 {
+	if hasSecretOnRead(m) {
 		o.code = DiagSuspectedSecret
 		return o
 	}

@@ -3,6 +3,7 @@ package memory
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // secretPattern is one known credential shape. The regexes are the
@@ -125,6 +126,68 @@ func scanForm(m *Memory) string {
 // secretsOnRead applies exactly the reference rule (JSON form only), so
 // both implementations quarantine the same files.
 func secretsOnRead(m *Memory) []string { return DetectSecrets(scanForm(m)) }
+
+// hasSecretOnRead is len(secretsOnRead(m)) > 0 without building the JSON
+// form (tested equal on generated memories). It is exact because:
+//
+//   - no pattern can match a '"' (their literals and classes hold only
+//     letters, digits, '_', '-' and ' '), and every field value sits
+//     between two structural quotes in the form, escaped quotes included;
+//     so every match lies inside one escaped value or inside the fixed
+//     key text, which matches no pattern;
+//   - at a value's edges the neighbour is a structural '"', a non-word
+//     character, as the start and end of text are for \b; so a pattern
+//     matches inside the form exactly when it matches the escaped value
+//     on its own;
+//   - every match contains '-', '_' or 'I' (sk-, xox-, -----BEGIN; _live_,
+//     npm_, hf_, gh?_, github_pat_; AIza, AKIA, ASIA), and escaping neither
+//     adds nor removes those bytes, so values without them are skipped.
+func hasSecretOnRead(m *Memory) bool {
+	for _, v := range [...]string{m.Schema, m.ID, m.Title, m.Kind, m.Scope, m.Trust, m.Status,
+		m.SourceHarness, m.CreatedAt, m.UpdatedAt, m.Body} {
+		if valueHasSecret(v) {
+			return true
+		}
+	}
+	for _, list := range [...][]string{m.TargetHarnesses, m.Tags, m.Links} {
+		for _, v := range list {
+			if valueHasSecret(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// valueHasSecret tests one value as it appears, escaped, in the JSON form.
+func valueHasSecret(v string) bool {
+	if !strings.ContainsAny(v, "-_I") {
+		return false
+	}
+	if needsJSONEscape(v) {
+		var b strings.Builder
+		writeJSONString(&b, v)
+		e := b.String()
+		v = e[1 : len(e)-1]
+	}
+	for _, p := range secretPatterns {
+		if p.hint(v) && p.re.MatchString(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// needsJSONEscape reports whether writeJSONString would write anything
+// but v between the quotes.
+func needsJSONEscape(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c == '"' || c == '\\' {
+			return true
+		}
+	}
+	return !utf8.ValidString(v)
+}
 
 // secretsOnWrite also scans every raw field value. JSON escapes a line
 // break or tab before a token as \n, \r or \t, whose letter defeats \b, so
