@@ -391,15 +391,15 @@ func isFrontmatterKey(k string) bool {
 	return false
 }
 
-// TestRankResultsMatchesSliceStable compares rankResults with the sort it
+// TestRankTopMatchesSliceStable compares rankTop with the sort and cut it
 // replaced, over ties of every key and non-timestamp updatedAt values.
-func TestRankResultsMatchesSliceStable(t *testing.T) {
+func TestRankTopMatchesSliceStable(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	updated := []string{"2026-07-26T20:00:00.000Z", "2026-07-26T20:00:00.001Z", "2025-12-31T23:59:59.999Z",
 		"2026-07-27T00:00:00.000Z", "x", "2026-07-26", "Zebra", "éclair", "2026-07-26T20:00:00.000Z "}
 	ids := []string{"mem_a", "mem_b", "mem_a1", "mem_a-b", "mem_a_b", "mem_A", "mem_é", "mem_a.b", "mem_z"}
-	for round := 0; round < 300; round++ {
-		n := rng.Intn(60)
+	for round := 0; round < 1000; round++ {
+		n := rng.Intn(80)
 		results := make([]SearchResult, n)
 		for i := range results {
 			results[i] = SearchResult{Score: rng.Intn(4), Path: fmt.Sprint(i),
@@ -416,10 +416,18 @@ func TestRankResultsMatchesSliceStable(t *testing.T) {
 			}
 			return localeCompare(a.Memory.ID, b.Memory.ID) < 0
 		})
-		rankResults(results)
-		for i := range results {
-			if results[i].Path != want[i].Path {
-				t.Fatalf("round %d: position %d holds %s, SliceStable gives %s", round, i, results[i].Path, want[i].Path)
+		for _, limit := range []int{1, 2, 3, 5, 20, n - 1, n, n + 1, 100} {
+			if limit < 1 {
+				continue
+			}
+			got := rankTop(append([]SearchResult(nil), results...), limit)
+			if len(got) != min(limit, n) {
+				t.Fatalf("round %d limit %d: %d results", round, limit, len(got))
+			}
+			for i := range got {
+				if got[i].Path != want[i].Path {
+					t.Fatalf("round %d limit %d: position %d holds %s, SliceStable gives %s", round, limit, i, got[i].Path, want[i].Path)
+				}
 			}
 		}
 	}

@@ -153,10 +153,7 @@ func Search(r *Roots, opts SearchOptions) (*SearchResponse, error) {
 		}
 		results = append(results, SearchResult{Memory: e.Memory, Path: e.Path, Score: score})
 	}
-	rankResults(results)
-	if len(results) > limit {
-		results = results[:limit]
-	}
+	results = rankTop(results, limit)
 	for i := range results {
 		results[i].Excerpt = excerpt(results[i].Memory.Body, tokenRe.FindAllString(lq, -1))
 	}
@@ -166,48 +163,105 @@ func Search(r *Roots, opts SearchOptions) (*SearchResponse, error) {
 	return &SearchResponse{Results: results, Diagnostics: sr.Diagnostics}, nil
 }
 
-// rankResults is the stable sort of §12.2 step 5: score descending, then
-// updatedAt descending, then id ascending (localeCompare). Equal strings
-// compare equal without collation, and two timestamp-shaped updatedAt
-// values compare bytewise, which is what localeCompare returns for them
-// (digits and '-' rank in byte order on its slug fast path, and shaped
-// pairs otherwise take strings.Compare); the shapes are checked once per
-// result instead of once per comparison.
-func rankResults(results []SearchResult) {
-	type item struct {
-		r  SearchResult
-		ts bool
+// rankItem is a result with what its comparisons need precomputed: the
+// scan-order index (the stable sort's tie-break) and whether updatedAt is
+// timestamp-shaped.
+type rankItem struct {
+	r   SearchResult
+	idx int
+	ts  bool
+}
+
+// rankCompare is §12.2 step 5: score descending, then updatedAt
+// descending, then id ascending (localeCompare). Equal strings compare
+// equal without collation, and two timestamp-shaped updatedAt values
+// compare bytewise, which is what localeCompare returns for them (digits
+// and '-' rank in byte order on its slug fast path, and shaped pairs
+// otherwise take strings.Compare).
+func rankCompare(a, b *rankItem) int {
+	if a.r.Score != b.r.Score {
+		if a.r.Score > b.r.Score {
+			return -1
+		}
+		return 1
 	}
-	items := make([]item, len(results))
+	if ua, ub := a.r.Memory.UpdatedAt, b.r.Memory.UpdatedAt; ua != ub {
+		var c int
+		if a.ts && b.ts {
+			c = strings.Compare(ua, ub)
+		} else {
+			c = localeCompare(ua, ub)
+		}
+		if c != 0 {
+			return -c
+		}
+	}
+	if a.r.Memory.ID == b.r.Memory.ID {
+		return 0
+	}
+	return localeCompare(a.r.Memory.ID, b.r.Memory.ID)
+}
+
+// rankBefore is rankCompare with the scan order as the last key: the
+// strict total order whose ascending sequence is the stable sort.
+func rankBefore(a, b *rankItem) bool {
+	if c := rankCompare(a, b); c != 0 {
+		return c < 0
+	}
+	return a.idx < b.idx
+}
+
+// rankTop returns the first limit results of the stable ranking sort. The
+// stable sort's first k elements are the k smallest in rankBefore's total
+// order, so with fewer wanted than found they are selected with a bounded
+// max-heap and only those are sorted (tested against SliceStable).
+func rankTop(results []SearchResult, limit int) []SearchResult {
+	items := make([]rankItem, len(results))
 	for i, r := range results {
-		items[i] = item{r, isTimestampShape(r.Memory.UpdatedAt)}
+		items[i] = rankItem{r, i, isTimestampShape(r.Memory.UpdatedAt)}
 	}
-	slices.SortStableFunc(items, func(a, b item) int {
-		if a.r.Score != b.r.Score {
-			if a.r.Score > b.r.Score {
-				return -1
+	if limit < len(items) {
+		heap := items[:limit:limit]
+		down := func(i int) {
+			for {
+				big := i
+				for _, c := range [2]int{2*i + 1, 2*i + 2} {
+					if c < len(heap) && rankBefore(&heap[big], &heap[c]) {
+						big = c
+					}
+				}
+				if big == i {
+					return
+				}
+				heap[i], heap[big] = heap[big], heap[i]
+				i = big
 			}
+		}
+		for i := len(heap)/2 - 1; i >= 0; i-- {
+			down(i)
+		}
+		for i := limit; i < len(items); i++ {
+			if len(heap) > 0 && rankBefore(&items[i], &heap[0]) {
+				heap[0] = items[i]
+				down(0)
+			}
+		}
+		items = heap
+	}
+	slices.SortFunc(items, func(a, b rankItem) int {
+		if rankBefore(&a, &b) {
+			return -1
+		}
+		if rankBefore(&b, &a) {
 			return 1
 		}
-		if ua, ub := a.r.Memory.UpdatedAt, b.r.Memory.UpdatedAt; ua != ub {
-			var c int
-			if a.ts && b.ts {
-				c = strings.Compare(ua, ub)
-			} else {
-				c = localeCompare(ua, ub)
-			}
-			if c != 0 {
-				return -c
-			}
-		}
-		if a.r.Memory.ID == b.r.Memory.ID {
-			return 0
-		}
-		return localeCompare(a.r.Memory.ID, b.r.Memory.ID)
+		return 0
 	})
+	out := make([]SearchResult, len(items))
 	for i := range items {
-		results[i] = items[i].r
+		out[i] = items[i].r
 	}
+	return out
 }
 
 func contains(list []string, s string) bool {

@@ -161,7 +161,7 @@ func hasSecretOnRead(m *Memory) bool {
 
 // valueHasSecret tests one value as it appears, escaped, in the JSON form.
 func valueHasSecret(v string) bool {
-	if !strings.ContainsAny(v, "-_I") {
+	if strings.IndexByte(v, '-') < 0 && strings.IndexByte(v, '_') < 0 && strings.IndexByte(v, 'I') < 0 {
 		return false
 	}
 	if needsJSONEscape(v) {
