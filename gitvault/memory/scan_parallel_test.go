@@ -330,3 +330,51 @@ func TestMemoryScanClosesDirectories(t *testing.T) {
 		t.Fatalf("descriptors: %d before, %d after", before, after)
 	}
 }
+
+// TestParallelHelpersRaisePanicsOnCaller: a panic in a worker reaches the
+// calling goroutine (the MCP server recovers there), only for indices the
+// sequential loop would have reached.
+func TestParallelHelpersRaisePanicsOnCaller(t *testing.T) {
+	catch := func(f func()) (p any) {
+		defer func() { p = recover() }()
+		f()
+		return nil
+	}
+	for _, workers := range []int{1, 2, 4} {
+		p := catch(func() {
+			runOrdered(50, workers, 4, func(i int) int {
+				if i == 17 {
+					panic("boom")
+				}
+				return i
+			}, func(i, v int) bool { return true })
+		})
+		if p != "boom" {
+			t.Fatalf("workers %d: recovered %v", workers, p)
+		}
+		// Stopping before the failing index never raises it.
+		p = catch(func() {
+			runOrdered(50, workers, 4, func(i int) int {
+				if i == 17 {
+					panic("boom")
+				}
+				return i
+			}, func(i, v int) bool { return i < 10 })
+		})
+		if p != nil {
+			t.Fatalf("workers %d: panic past the stop: %v", workers, p)
+		}
+		withScanWorkers(workers, func() {
+			p = catch(func() {
+				parallelChunks(1000, func(lo, hi int) {
+					if lo <= 900 && 900 < hi {
+						panic("chunk")
+					}
+				})
+			})
+		})
+		if p != "chunk" {
+			t.Fatalf("workers %d: parallelChunks recovered %v", workers, p)
+		}
+	}
+}
