@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -173,16 +174,16 @@ func (v validator) array(label string, x any, max int, item func(any) (string, e
 		return nil, invalid(label + " has too many values (maximum " + itoa(max) + ").")
 	}
 	out := make([]string, 0, len(a))
-	seen := make(map[string]bool, len(a))
+	// Arrays are capped at a few dozen values: a scan of the values kept
+	// so far finds duplicates without allocating a set.
 	for _, e := range a {
 		s, err := item(e)
 		if err != nil {
 			return nil, err
 		}
-		if seen[s] {
+		if slices.Contains(out, s) {
 			return nil, invalid(label + " must not contain duplicate values.")
 		}
-		seen[s] = true
 		out = append(out, s)
 	}
 	return out, nil
