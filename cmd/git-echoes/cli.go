@@ -45,6 +45,14 @@ EchoesVault Protocol 1.0.0 runtime commands:
                                     finalize the session (explicit user request only)
   hash FILENAME                     SHA-256 of a page's current text
   rebuild-index                     validate pages and regenerate index.md
+
+Git integration, agents and the ECC memory vault (each has --help):
+  check [--staged | --rev REV]      fail-closed gate over the work tree, index or a commit
+  hooks install|uninstall|status    pre-commit / pre-merge-commit check, post-merge hydrate
+  merge-driver                      page-aware three-way merge driver and its installer
+  hook session-start                Claude Code / Codex SessionStart status card
+  memory <command>                  ecc.memory.v1: init, save, handoff, search, read, doctor
+  mcp                               stdio MCP server for both vaults
 `
 
 // usageError is a command-line usage problem: usage text on stderr, exit 2.
