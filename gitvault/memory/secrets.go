@@ -37,7 +37,10 @@ func hasSkDash(s string) bool {
 }
 
 var secretPatterns = []secretPattern{
-	{"provider API key", regexp.MustCompile(`(?i)\bsk-[A-Za-z0-9_-]{16,}\b`), hasSkDash},
+	// JavaScript's non-Unicode "i" flag folds ASCII letters only; RE2's
+	// (?i) would also fold U+017F into s and U+212A into k, so the case
+	// folding is spelled out (the class already holds both cases).
+	{"provider API key", regexp.MustCompile(`\b[sS][kK]-[A-Za-z0-9_-]{16,}\b`), hasSkDash},
 	{"Stripe key", regexp.MustCompile(`\b(?:sk|rk)_live_[A-Za-z0-9]{16,}\b`), has("_live_")},
 	{"npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{20,}\b`), has("npm_")},
 	{"Hugging Face token", regexp.MustCompile(`\bhf_[A-Za-z0-9]{20,}\b`), has("hf_")},

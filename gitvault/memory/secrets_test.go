@@ -102,3 +102,31 @@ func TestMemorySaveRefusesSecretsInEveryField(t *testing.T) {
 		t.Fatalf("refused saves touched the filesystem: %v", entries)
 	}
 }
+
+// The reference's provider-key regex uses JavaScript's non-Unicode "i" flag,
+// which folds ASCII letters only: U+017F (long s) and U+212A (Kelvin sign)
+// match neither "s"/"k" nor [A-Za-z]. RE2's (?i) folds both, which would
+// quarantine on read files the reference keeps (and change read
+// completeness).
+func TestMemorySecretProviderKeyFoldsASCIIOnly(t *testing.T) {
+	for _, s := range []string{
+		"x sk-AAAAAAAAAAAAAAA\u017fA y", // 15 ASCII letters, then long s
+		"x sk-AAAAAAAAAAAAAAA\u212aA y", // 15 ASCII letters, then Kelvin sign
+		"a\u017fk-AAAAAAAAAAAAAAAAAAAA",
+		"s\u212a-AAAAAAAAAAAAAAAAAAAA",
+	} {
+		if got := DetectSecrets(s); len(got) != 0 {
+			t.Errorf("%q: got %v, the reference detects nothing", s, got)
+		}
+		m := workedExample()
+		m.Body = s
+		if hasSecretOnRead(m) {
+			t.Errorf("%q: quarantined on read, the reference keeps it", s)
+		}
+	}
+	for _, s := range []string{"sK-AAAAAAAAAAAAAAAA", "Sk-aaaaaaaaaaaaaaaa", "x SK-AAAAAAAAAAAAAAA_ y"} {
+		if got := DetectSecrets(s); len(got) != 1 || got[0] != "provider API key" {
+			t.Errorf("%q: got %v", s, got)
+		}
+	}
+}
