@@ -32,7 +32,8 @@ stdio. --memory or --vault serves only that set.
   --workspace PATH   project directory (default: the Git top level of the
                      current directory; the home directory is refused)
   --agent NAME       EchoesVault writer identity (default: ECC_MEMORY_HARNESS)
-  --max-output N     characters per tool result (default 60000)
+  --max-output N     characters per tool result (default 60000; memory_*
+                     results default to the 1 MiB bound of the reference)
 
 Environment: ECC_MEMORY_HARNESS (required with memory tools: the lowercase
 harness slug that signs every memory write and filters every read),
@@ -115,7 +116,10 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		AllowUserScope: os.Getenv("ECC_MEMORY_ALLOW_USER_SCOPE") == "1",
 		MemoryCwd:      eng.WS.Root,
 		MaxOutput:      *maxOutput,
-		Version:        gitvault.EngineVersion,
+		// Memory results keep the reference's 1 MiB bound unless the
+		// operator chose a limit.
+		MemoryMaxOutput: memoryMaxOutput(fs.Changed("max-output"), *maxOutput),
+		Version:         gitvault.EngineVersion,
 	}
 	if serveVault {
 		cfg.Engine = eng
@@ -131,6 +135,13 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := server.Run(ctx, transport); err != nil && !isShutdown(ctx, err) {
 		fmt.Fprintf(stderr, "git echoes mcp: %s\n", err)
 		return 1
+	}
+	return 0
+}
+
+func memoryMaxOutput(explicit bool, n int) int {
+	if explicit {
+		return n
 	}
 	return 0
 }

@@ -1,8 +1,11 @@
 package mcpserver
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -193,4 +196,43 @@ func textOf(res *mcp.CallToolResult) string {
 		return tc.Text
 	}
 	return ""
+}
+
+// TestMemoryOutputBoundIsTheReferences: without an explicit --max-output,
+// memory results are bounded as §17.6 has it (1048576 UTF-8 bytes, then
+// -32001), so a valid memory the reference returns (a body up to 65536
+// bytes) is readable, and search returns every result it ranked.
+func TestMemoryOutputBoundIsTheReferences(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return dir
+		}
+		return ""
+	}
+	cfg := &Config{Memory: true, Harness: "claude", MaxOutput: DefaultMaxOutput, MemoryCwd: dir, Getenv: getenv}
+	r, err := memory.ResolveRoots(memory.RootOptions{Cwd: dir, Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	for i := 0; i < 20; i++ {
+		res, err := memory.Save(r, memory.SaveInput{Title: fmt.Sprintf("Rotation %d", i), Body: strings.Repeat("rotation ", 7000)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id = res.Memory.ID
+	}
+	m := &memoryServer{cfg}
+	res, err := m.read(context.Background(), mustDecode(t, `{"id":"`+id+`"}`).Obj)
+	if err != nil || res.IsError || !strings.Contains(textOf(res), `"backlinksTruncated": false`+"\n}") {
+		t.Fatalf("read of a valid 63 KB memory: %v %v", err, res)
+	}
+	res, err = m.search(context.Background(), mustDecode(t, `{"query":"rotation"}`).Obj)
+	if err != nil || res.IsError || strings.Contains(textOf(res), "outputTruncated") || strings.Count(textOf(res), `"score": `) != 20 {
+		t.Fatalf("search: %v %.300s", err, textOf(res))
+	}
 }

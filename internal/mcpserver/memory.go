@@ -163,7 +163,7 @@ func (m *memoryServer) search(_ context.Context, args *jsonx.Obj) (*mcp.CallTool
 	// Whole results are dropped from the end (lowest ranked first); the
 	// diagnostics always stay, so the caller still learns the scan's limits.
 	all := resp.Results
-	text, _, ok := fitItems(len(all), m.cfg.MaxOutput, func(k int) string {
+	text, _, ok := m.fit(len(all), func(k int) string {
 		obj := (&memory.SearchResponse{Results: all[:k], Diagnostics: resp.Diagnostics}).RedactedJSON()
 		if k < len(all) {
 			obj = append(obj, memory.Field{Key: "outputTruncated", Value: true},
@@ -197,7 +197,7 @@ func (m *memoryServer) read(_ context.Context, args *jsonx.Obj) (*mcp.CallToolRe
 	// already means "not all backlinks are listed"); the memory itself is
 	// never cut: a partial memory could read as a complete one.
 	backlinks := res.BacklinksJSON()
-	text, _, ok := fitItems(len(backlinks), m.cfg.MaxOutput, func(k int) string {
+	text, _, ok := m.fit(len(backlinks), func(k int) string {
 		obj := memory.Object{{Key: "memory", Value: res.Memory.Full()},
 			{Key: "backlinks", Value: backlinks[:k]},
 			{Key: "backlinksTruncated", Value: res.BacklinksTruncated || k < len(backlinks)}}
@@ -230,10 +230,33 @@ func (m *memoryServer) doctor(_ context.Context, args *jsonx.Obj) (*mcp.CallTool
 	return m.bounded(memory.MarshalPretty(rep.CountsJSON()))
 }
 
+// MemoryOutputBytes is the reference's bound on a memory tool result's
+// text (§17.6): 1048576 UTF-8 bytes.
+const MemoryOutputBytes = 1 << 20
+
+// fits applies the memory output bound: the operator's --max-output in
+// characters when set, else the reference's byte bound.
+func (m *memoryServer) fits(text string) bool {
+	if m.cfg.MemoryMaxOutput > 0 {
+		return chars(text) <= m.cfg.MemoryMaxOutput
+	}
+	return len(text) <= MemoryOutputBytes
+}
+
+// fit is fitItems under the memory output bound. With the reference's
+// bound nothing is dropped: the whole result fits or is the §17.6 error.
+func (m *memoryServer) fit(n int, render func(k int) string) (string, int, bool) {
+	if m.cfg.MemoryMaxOutput > 0 {
+		return fitItems(n, m.cfg.MemoryMaxOutput, render)
+	}
+	text := render(n)
+	return text, n, m.fits(text)
+}
+
 // bounded returns text when it fits the output limit; a memory result is
 // never cut mid-document, so one that does not fit is the §17.6 error.
 func (m *memoryServer) bounded(text string) (*mcp.CallToolResult, error) {
-	if chars(text) > m.cfg.MaxOutput {
+	if !m.fits(text) {
 		return nil, outputTooLarge()
 	}
 	return textResult(text), nil

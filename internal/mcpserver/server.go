@@ -48,6 +48,11 @@ type Config struct {
 
 	// MaxOutput bounds each tool result in characters (0: DefaultMaxOutput).
 	MaxOutput int
+	// MemoryMaxOutput bounds memory tool results in characters when the
+	// operator chose a limit (--max-output); 0 keeps the reference's bound
+	// (MemoryOutputBytes UTF-8 bytes, then -32001), so that every memory
+	// the reference returns is returned whole.
+	MemoryMaxOutput int
 	// Version is reported as serverInfo.version.
 	Version string
 }
