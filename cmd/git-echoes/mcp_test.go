@@ -277,8 +277,9 @@ func TestMCPMemoryTools(t *testing.T) {
 	}
 
 	// Identity: the server's harness signs writes; clients cannot choose it.
-	rpcErr(t, s, "memory_save", map[string]any{"title": "t", "body": "b", "source_harness": "codex"}, "Identity violation for memory_save")
-	rpcErr(t, s, "memory_search", map[string]any{"targetHarness": "codex"}, "Identity violation for memory_search")
+	// The schemas forbid the keys, with the §17.5 message.
+	rpcErr(t, s, "memory_save", map[string]any{"title": "t", "body": "b", "source_harness": "codex"}, "Invalid arguments for memory_save: / additionalProperties.")
+	rpcErr(t, s, "memory_search", map[string]any{"targetHarness": "codex"}, "Invalid arguments for memory_search: / additionalProperties.")
 	// A memory for codex only is invisible to another harness.
 	codexOnly := ok(t, s, "memory_save", map[string]any{"title": "For codex", "body": "private", "targetHarnesses": []string{"codex"}})
 	codexID := memIDRe.FindStringSubmatch(codexOnly)[1]

@@ -91,7 +91,8 @@ func TestToolArguments(t *testing.T) {
 		`"x"`:                           "Invalid arguments for memory_save.",
 		`{"title":"\ud800","body":"b"}`: "Invalid arguments for memory_save.", // lone surrogate
 		`{}`:                            "Invalid arguments for memory_save: / required, / required.",
-		`{"title":"t","body":"b","sourceHarness":"codex"}`:   "Identity violation for memory_save: sourceHarness",
+		`{"title":"t","body":"b","sourceHarness":"codex"}`:   "Invalid arguments for memory_save: / additionalProperties.",
+		`{"targetHarness":"codex","query":1}`:                "Invalid arguments for memory_save: / required, / required, / additionalProperties.",
 		`{"title":"t","body":"b","source_harness":"claude"}`: "Invalid arguments for memory_save: / additionalProperties.",
 	} {
 		_, err := save.arguments([]byte(raw))
