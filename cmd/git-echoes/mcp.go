@@ -114,8 +114,10 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Memory:         serveMemory,
 		Harness:        harness,
 		AllowUserScope: os.Getenv("ECC_MEMORY_ALLOW_USER_SCOPE") == "1",
-		MemoryCwd:      eng.WS.Root,
-		MaxOutput:      *maxOutput,
+		// Memory roots follow the reference: resolved per call from the
+		// process's physical cwd (§17.1), unless --workspace names one.
+		MemoryCwd: memoryCwd(fs.Changed("workspace"), eng.WS.Root),
+		MaxOutput: *maxOutput,
 		// Memory results keep the reference's 1 MiB bound unless the
 		// operator chose a limit.
 		MemoryMaxOutput: memoryMaxOutput(fs.Changed("max-output"), *maxOutput),
@@ -137,6 +139,13 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+func memoryCwd(explicit bool, root string) string {
+	if explicit {
+		return root
+	}
+	return ""
 }
 
 func memoryMaxOutput(explicit bool, n int) int {

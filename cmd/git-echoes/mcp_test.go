@@ -518,3 +518,20 @@ func TestMCPStartupRefusals(t *testing.T) {
 	s := connect(t, e.repo, e.with("ECC_MEMORY_HARNESS="), "--vault", "--workspace", e.home)
 	ok(t, s, "echoes_status", map[string]any{})
 }
+
+// TestMCPMemoryRootsFromProcessCwd: memory roots are resolved per call from
+// the server process's cwd (§17.1, §3.1), so a relative
+// ECC_MEMORY_PROJECT_ROOT is taken against the directory the client started
+// the server in, not against the Git top level.
+func TestMCPMemoryRootsFromProcessCwd(t *testing.T) {
+	e := newMCPEnv(t)
+	sub := filepath.Join(e.repo, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := connect(t, sub, e.with("ECC_MEMORY_PROJECT_ROOT=vault"), "--memory")
+	id := memIDRe.FindStringSubmatch(ok(t, s, "memory_save", map[string]any{"title": "t", "body": "b"}))[1]
+	if _, err := os.Stat(filepath.Join(sub, "vault", "project", "notes", id+".md")); err != nil {
+		t.Errorf("the relative override was not resolved against the server's cwd: %v", err)
+	}
+}

@@ -40,7 +40,8 @@ type Config struct {
 	Harness string
 	// AllowUserScope is ECC_MEMORY_ALLOW_USER_SCOPE=1.
 	AllowUserScope bool
-	// MemoryCwd is the directory memory roots are resolved from, per call.
+	// MemoryCwd is the directory memory roots are resolved from, per call
+	// ("": the process's physical cwd at each call, as the reference does).
 	MemoryCwd string
 	// Getenv reads ECC_MEMORY_PROJECT_ROOT/ECC_MEMORY_USER_ROOT per call
 	// (nil: os.Getenv).
