@@ -18,6 +18,7 @@ func main() {
 	flag.IntVar(&spec.Pages, "pages", spec.Pages, "number of knowledge pages")
 	flag.IntVar(&spec.PageBytes, "page-bytes", spec.PageBytes, "approximate bytes per page")
 	flag.IntVar(&spec.DailyLogs, "daily", spec.DailyLogs, "number of daily entries")
+	flag.IntVar(&spec.ExtraFiles, "extra-files", 0, "files outside the vault (to build a large repository)")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "vaultgen: -dir is required")

@@ -17,6 +17,7 @@ type Spec struct {
 	PageBytes  int // approximate size of each page body
 	DailyLogs  int // number of daily entries
 	Deprecated int // every Deprecated-th page is deprecated (0: none)
+	ExtraFiles int // files outside the vault, in a balanced tree under src/ (a large repository)
 	Seed       uint64
 }
 
@@ -102,6 +103,21 @@ func Write(workspace string, spec Spec) error {
 		text := fmt.Sprintf("### Scratchpad — %sT12:00:00+00:00\n\nAgent: `bench`\n\n- entry %d\n", day, i)
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			return fmt.Errorf("write daily entry: %w", err)
+		}
+	}
+	for i := 0; i < spec.ExtraFiles; i++ {
+		// The decimal digits of i/100 name the directories: a balanced tree
+		// with at most 100 files per directory.
+		dir := filepath.Join(workspace, "src")
+		for q := i / 100; q > 0; q /= 10 {
+			dir = filepath.Join(dir, fmt.Sprintf("d%d", q%10))
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("create source directory: %w", err)
+		}
+		name := filepath.Join(dir, fmt.Sprintf("file%06d.go", i))
+		if err := os.WriteFile(name, []byte(fmt.Sprintf("package d\n\n// File %d.\n", i)), 0o644); err != nil {
+			return fmt.Errorf("write source file: %w", err)
 		}
 	}
 	return nil

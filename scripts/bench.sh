@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Measures git-echoes on large synthetic inputs, next to the baselines the
+# issues name (grep -riF for search, git status for the Git-side commands).
+# Prints the best of several runs of each command, in milliseconds. Nothing
+# here is a pass/fail test: timings depend on the machine.
+#
+#   scripts/bench.sh [WORKDIR]     (default: a new temporary directory)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=${1:-$(mktemp -d)}
+mkdir -p "$work/bin"
+go build -o "$work/bin/git-echoes" ./cmd/git-echoes
+go build -o "$work/bin/vaultgen" ./cmd/vaultgen
+ge="$work/bin/git-echoes"
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+
+best() { # best-of-7 wall time in ms of "$@"
+  local best=999999 s e v
+  for _ in 1 2 3 4 5 6 7; do
+    s=$(date +%s%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s%N)
+    v=$(( (e - s) / 1000000 )); (( v < best )) && best=$v
+  done
+  printf '%6d ms  %s\n' "$best" "$label"
+}
+
+big="$work/vault10k"
+if [ ! -d "$big/EchoesVault" ]; then
+  echo "generating a 10,000-page vault in $big"
+  "$work/bin/vaultgen" -dir "$big" -pages 10000
+  "$ge" --workspace "$big" rebuild-index >/dev/null
+fi
+small="$work/vault10"
+if [ ! -d "$small/EchoesVault" ]; then
+  "$work/bin/vaultgen" -dir "$small" -pages 10 -daily 5
+  "$ge" --workspace "$small" rebuild-index >/dev/null
+fi
+echo "== 10,000-page vault (about 40 MB), outside Git"
+label="git echoes rebuild-index"; best "$ge" --workspace "$big" rebuild-index
+label="git echoes status (inspect)"; best "$ge" --workspace "$big" status
+label="git echoes search (no match: full scan)"; best "$ge" --workspace "$big" search no-such-phrase-anywhere
+label="grep -riF (same files, baseline)"; best grep -riF no-such-phrase-anywhere "$big/EchoesVault/pages"
+label="git echoes hash (10,000 pages)"; best "$ge" --workspace "$big" hash page-05000.md
+label="git echoes hash (10 pages)"; best "$ge" --workspace "$small" hash page-00005.md
+label="git echoes append (10,000 pages)"; best sh -c "echo '{\"entry\": \"- bench\"}' | '$ge' --workspace '$big' append"
+label="git echoes append (10 pages)"; best sh -c "echo '{\"entry\": \"- bench\"}' | '$ge' --workspace '$small' append"
+
+repo="$work/repo100k"
+if [ ! -d "$repo/.git" ]; then
+  echo "generating a repository of 100,000 files with a 1,000-page vault in $repo"
+  "$work/bin/vaultgen" -dir "$repo" -pages 1000 -extra-files 100000
+  git -C "$repo" init -q
+  (cd "$repo" && "$ge" init >/dev/null)
+  git -C "$repo" add -A
+  git -C "$repo" commit -qm bench
+fi
+echo "== 1,000-page vault in a Git repository of 100,000 files"
+label="git status (baseline)"; best git -C "$repo" status --porcelain
+label="git echoes status"; best "$ge" --workspace "$repo" status
+label="git echoes check --staged"; best "$ge" --workspace "$repo" check --staged
+label="git echoes check --rev HEAD"; best "$ge" --workspace "$repo" check --rev HEAD
+label="git echoes check (work tree)"; best "$ge" --workspace "$repo" check
