@@ -134,7 +134,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	transport := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}, MaxLineLength: mcpMaxLine}
-	if err := server.Run(ctx, transport); err != nil && !isShutdown(ctx, err) {
+	if err := server.Run(ctx, mcpserver.SerialTransport{Transport: transport}); err != nil && !isShutdown(ctx, err) {
 		fmt.Fprintf(stderr, "git echoes mcp: %s\n", err)
 		return 1
 	}
