@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/jsonx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
@@ -270,7 +271,7 @@ func (p *adapterPlan) planLegacySkill(ws *Workspace, path string, l legacyRedire
 	}
 	conflict := func() { p.result.AdapterConflicts = append(p.result.AdapterConflicts, ws.Rel(path)) }
 	fi, err := os.Lstat(path)
-	if err != nil || !fi.Mode().IsRegular() || isSymlink(filepath.Dir(path)) {
+	if err != nil || !fi.Mode().IsRegular() || fsx.IsSymlink(filepath.Dir(path)) {
 		// A symlinked skill directory would make the write land outside
 		// the tree the user sees as .opencode/skills.
 		conflict()
@@ -330,25 +331,9 @@ func (w *writer) applyAdapters(p *adapterPlan) (AdapterResult, error) {
 	return p.result, nil
 }
 
-// ensureIgnoreFiles adds the missing scoped ignore rules (§16.1).
-func (w *writer) ensureIgnoreFiles() error {
-	if err := w.ensureLines(w.ws.VaultIgnore, VaultIgnoreLines); err != nil {
-		return err
-	}
-	return w.ensureLines(w.ws.RuntimeIgnore, RuntimeIgnoreLines)
-}
-
-func (w *writer) ensureLines(path string, want []string) error {
-	data, changed, err := planLines(path, want)
-	if err != nil || !changed {
-		return err
-	}
-	return w.write(path, data)
-}
-
 // planLines computes an ignore file with the missing rules appended.
 func planLines(path string, want []string) (data []byte, changed bool, err error) {
-	if isSymlink(path) {
+	if fsx.IsSymlink(path) {
 		return nil, false, errorf("Refusing to update a symbolic-link ignore file: %s", path)
 	}
 	existing := ""

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/jsonx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -242,7 +243,7 @@ func (s *Snapshot) hasVault() bool { return len(s.files) > 0 || len(s.unmerged) 
 // files: on disk they are expected, tracked they are a problem.
 func WorkTreeSnapshot(ws *Workspace, repo *gitrepo.Repo) (*Snapshot, error) {
 	s := &Snapshot{localVerb: "tracked by Git"}
-	if isDirNoFollow(ws.Vault) {
+	if fsx.IsDirNoFollow(ws.Vault) {
 		err := filepath.WalkDir(ws.Vault, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/jsonx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
@@ -164,7 +165,7 @@ func (e *Engine) finishState(w *writer, st *State, stats Stats, agent *string) (
 // writing durable knowledge; CONFORMANCE-echoes §5 step 2).
 func refuseSymlinkTargets(paths ...string) error {
 	for _, p := range paths {
-		if isSymlink(p) {
+		if fsx.IsSymlink(p) {
 			return errorf("Refusing to replace a symbolic link: %s", p)
 		}
 	}
@@ -175,7 +176,7 @@ func refuseSymlinkTargets(paths ...string) error {
 // symlinked page (§8.4).
 func (ws *Workspace) pageTarget(name string) (string, error) {
 	p := filepath.Join(ws.Pages, name)
-	if isSymlink(p) {
+	if fsx.IsSymlink(p) {
 		return "", errorf("Refusing to read or replace a symbolic-link page: %s", name)
 	}
 	return p, nil

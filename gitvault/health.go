@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/jsonx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
@@ -233,7 +234,7 @@ func (h *Health) indexEntries(names []string, indexText string) {
 // readTextNoFollow reads a regular, non-symlink file as text (§2.3); ok is
 // false for anything else or on any read or decode failure.
 func readTextNoFollow(p string) (string, bool) {
-	if !isRegular(p) {
+	if !fsx.IsRegular(p) {
 		return "", false
 	}
 	data, err := os.ReadFile(p)
@@ -277,13 +278,13 @@ func managedAdapter(p string, subs ...string) bool {
 // missingStructure implements §18.3's structure list, sorted by code point.
 func (ws *Workspace) missingStructure(markerValid, runtimeCompatible bool) []string {
 	checks := map[string]bool{
-		"index.md":                               isRegular(ws.Index),
+		"index.md":                               fsx.IsRegular(ws.Index),
 		".echoes-vault.json":                     markerValid,
 		"AGENT_PROTOCOL.md":                      containsAll(ws.Protocol, GeneratedMarker),
-		"pages/":                                 isDirNoFollow(ws.Pages),
-		"daily/":                                 isDirNoFollow(ws.Daily),
-		"assets/":                                isDirNoFollow(ws.Assets),
-		"raw/":                                   isDirNoFollow(ws.Raw),
+		"pages/":                                 fsx.IsDirNoFollow(ws.Pages),
+		"daily/":                                 fsx.IsDirNoFollow(ws.Daily),
+		"assets/":                                fsx.IsDirNoFollow(ws.Assets),
+		"raw/":                                   fsx.IsDirNoFollow(ws.Raw),
 		".echoes-vault/echoes_vault.py":          runtimeCompatible,
 		"AGENTS.md":                              managedAdapter(ws.AgentsGuide, BlockStart),
 		"CLAUDE.md":                              managedAdapter(ws.ClaudeGuide, BlockStart),
@@ -440,7 +441,7 @@ func (ws *Workspace) inventory(pageConflict map[string]bool) (Storage, []string)
 // rglob enter their top: a trailing separator makes the lstat of the root
 // follow the link. Symlinks below the root are still not followed.
 func walkRoot(dir string) string {
-	if isSymlink(dir) {
+	if fsx.IsSymlink(dir) {
 		return dir + string(filepath.Separator)
 	}
 	return dir

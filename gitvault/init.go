@@ -1,6 +1,7 @@
 package gitvault
 
 import (
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/jsonx"
 )
 
@@ -148,7 +149,7 @@ func (ws *Workspace) checkReplaceTargets(idx *Index) error {
 		targets = append(targets, ws.Marker)
 	}
 	for _, t := range targets {
-		if isSymlink(t) {
+		if fsx.IsSymlink(t) {
 			return errorf("Refusing to replace a symbolic link: %s", t)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/jsonx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
@@ -121,10 +122,10 @@ func (ws *Workspace) Gate() error {
 
 // LegacyVaultDetected implements §7.5.
 func (ws *Workspace) LegacyVaultDetected() bool {
-	if isRegular(ws.Marker) {
+	if fsx.IsRegular(ws.Marker) {
 		return false
 	}
-	if isRegular(ws.Index) {
+	if fsx.IsRegular(ws.Index) {
 		return true
 	}
 	if names, err := listPageNames(ws.Pages); err == nil && len(names) > 0 {

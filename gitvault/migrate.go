@@ -2,9 +2,9 @@ package gitvault
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/git-echoes/git-echoes/internal/jsonx"
-	"strings"
 )
 
 // migrationPlan is a validated legacy summary migration (§17): the pages to

@@ -120,21 +120,6 @@ func walkDaily(dailyDir string, fn func(rel string) bool) {
 	})
 }
 
-func isRegular(p string) bool {
-	fi, err := os.Lstat(p)
-	return err == nil && fi.Mode().IsRegular()
-}
-
-func isDirNoFollow(p string) bool {
-	fi, err := os.Lstat(p)
-	return err == nil && fi.IsDir()
-}
-
-func isSymlink(p string) bool {
-	fi, err := os.Lstat(p)
-	return err == nil && fi.Mode()&fs.ModeSymlink != 0
-}
-
 // osDetail renders an OS error roughly as Python's str(OSError) does; the
 // wording of embedded OS messages is not contractual.
 func osDetail(err error) string {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/jsonx"
 )
@@ -58,7 +59,7 @@ func durableFixed() []string {
 func (ws *Workspace) durableCandidates() []string {
 	var out []string
 	for _, p := range durableFixed() {
-		if isRegular(filepath.Join(ws.Root, filepath.FromSlash(p))) {
+		if fsx.IsRegular(filepath.Join(ws.Root, filepath.FromSlash(p))) {
 			out = append(out, p)
 		}
 	}
@@ -66,7 +67,7 @@ func (ws *Workspace) durableCandidates() []string {
 		// A symlinked content directory contributes nothing: Lstat it first,
 		// because WalkDir would report the link itself and stop anyway, but
 		// only after calling us with it.
-		if !isDirNoFollow(dir) {
+		if !fsx.IsDirNoFollow(dir) {
 			continue
 		}
 		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -3,6 +3,7 @@ package gitvault
 import (
 	"os"
 
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/jsonx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
@@ -150,7 +151,7 @@ func (ws *Workspace) statsFromIndex(idx *Index) Stats {
 // repeated hydrate and rebuild-index runs.
 func (w *writer) writeState(st *State) error {
 	data := []byte(jsonx.Pretty(st.JSON()))
-	if current, err := os.ReadFile(w.ws.State); err == nil && !isSymlink(w.ws.State) && string(current) == string(data) {
+	if current, err := os.ReadFile(w.ws.State); err == nil && !fsx.IsSymlink(w.ws.State) && string(current) == string(data) {
 		return nil
 	}
 	return w.write(w.ws.State, data)

@@ -19,10 +19,6 @@ func pyStrip(s string) string { return pytext.Strip(s) }
 
 func isPySpace(r rune) bool { return pytext.IsSpace(r) }
 
-// normalizePage is the text the protocol stores and checks: strip(content)
-// plus one "\n" (§9 step 2).
-func normalizePage(s string) string { return pyStrip(s) + "\n" }
-
 // universalNewlines replaces every \r\n with \n, then every remaining \r
 // with \n (§2.3).
 func universalNewlines(s string) string { return pytext.UniversalNewlines(s) }
