@@ -1,6 +1,7 @@
 package gitvault
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -103,5 +104,37 @@ func TestDailyEntry(t *testing.T) {
 	}
 	if got := LocalTimestamp(time.Date(2026, 9, 4, 9, 34, 56, 0, time.FixedZone("", 3*3600))); !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$`).MatchString(got) {
 		t.Fatalf("LocalTimestamp %q", got)
+	}
+}
+
+// TestSymlinkedDailyRootIsWalked: a daily/ that is a symlink to a directory
+// inside the workspace still lists its entries (counts, start, legacy
+// detection), while symlinks below it are not followed.
+func TestSymlinkedDailyRootIsWalked(t *testing.T) {
+	root := t.TempDir()
+	ws := newWorkspace(root)
+	real := filepath.Join(root, "journal")
+	if err := os.MkdirAll(filepath.Join(real, "2026-01-01"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "2026-01-01", "a.md"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(ws.Vault, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, ws.Daily); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(real, "2026-01-01"), filepath.Join(real, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	walkDaily(ws.Daily, func(rel string) bool { got = append(got, rel); return true })
+	if len(got) != 1 || got[0] != "2026-01-01/a.md" {
+		t.Errorf("walkDaily = %q, want [2026-01-01/a.md]", got)
+	}
+	if n := ws.countDailyLogs(); n != 1 {
+		t.Errorf("countDailyLogs = %d, want 1", n)
 	}
 }

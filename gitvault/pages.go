@@ -99,7 +99,11 @@ func listPageNames(dir string) ([]string, error) {
 // lexical walk order. fn returns false to stop.
 func walkDaily(dailyDir string, fn func(rel string) bool) {
 	stop := false
-	_ = filepath.WalkDir(dailyDir, func(p string, d fs.DirEntry, err error) error {
+	// The trailing separator makes the walk enter daily/ itself when it is
+	// a symlink to a directory (confinement already keeps its target inside
+	// the workspace), as the reference's directory scan does; symlinks
+	// below it are still not followed.
+	_ = filepath.WalkDir(dailyDir+string(filepath.Separator), func(p string, d fs.DirEntry, err error) error {
 		if stop {
 			return filepath.SkipAll
 		}
