@@ -54,6 +54,12 @@ Git integration, agents and the ECC memory vault (each has --help):
   hook session-start                Claude Code / Codex SessionStart status card
   memory <command>                  ecc.memory.v1: init, save, handoff, search, read, doctor
   mcp                               stdio MCP server for both vaults
+
+Help and setup:
+  help [COMMAND]                    this overview, or the help of one command
+  version | --version               version, commit, Go, protocol and engine versions
+  completion bash|zsh|fish|powershell
+                                    shell completion script
 `
 
 // usageError is a command-line usage problem: usage text on stderr, exit 2.
