@@ -87,13 +87,13 @@ func TestHelpOverview(t *testing.T) {
 		}
 	}
 	for args, want := range map[string]string{
-		"merge driver":         "merge-driver",
-		"merge":                "merge-driver",
-		"memory save":          "memory",
-		"hooks install":        "hooks",
-		"hook session-start":   "hook",
-		"session-start":        "hook",
-		"completion bash":      "completion",
+		"merge driver":       "merge-driver",
+		"merge":              "merge-driver",
+		"memory save":        "memory",
+		"hooks install":      "hooks",
+		"hook session-start": "hook",
+		"session-start":      "hook",
+		"completion bash":    "completion",
 	} {
 		code, out, _ := runCLI(append([]string{"help"}, strings.Fields(args)...)...)
 		if code != 0 || out != lookupTopic(want).text {
