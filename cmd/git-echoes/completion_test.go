@@ -260,7 +260,8 @@ func TestCompletionPowerShellText(t *testing.T) {
 }
 
 // stripPowerShellStrings removes comments and string literals ('...' with
-// ” inside, "..." with `-escapes), failing on an unterminated one.
+// doubled quotes inside, "..." with backtick escapes), failing on an
+// unterminated one.
 func stripPowerShellStrings(t *testing.T, s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
