@@ -24,6 +24,10 @@ const (
 	manManual = "Git Echoes Manual"
 	// manSummary is the NAME line of git-echoes(1).
 	manSummary = "shared project memory for coding agents, kept in Git"
+	// manDate is the date the pages show. It is fixed, not the build
+	// date, so that generating them is reproducible; move it forward when
+	// the help texts change.
+	manDate = "2026-12-01"
 )
 
 // manIntro opens the DESCRIPTION of git-echoes(1); the command overview
@@ -50,7 +54,7 @@ const manExitStatus = `0  success
 
 // manPages builds every page, git-echoes(1) first.
 func manPages() []*manpage.Page {
-	main := &manpage.Page{Name: "git-echoes", Section: "1", Source: manSource, Manual: manManual, Summary: manSummary}
+	main := &manpage.Page{Name: "git-echoes", Section: "1", Date: manDate, Source: manSource, Manual: manManual, Summary: manSummary}
 	usage, overview := manpage.SplitUsage(usageText)
 	main.Synopsis = append(usage, "git echoes help [COMMAND]", "git echoes --version")
 	main.Sections = append(main.Sections,
@@ -64,15 +68,14 @@ func manPages() []*manpage.Page {
 			if t.section != sec {
 				continue
 			}
-			body.WriteString(".SS " + manpage.Escape(t.name) + "\n")
 			if t.page != "" {
-				body.WriteString(manpage.Text(t.summary + ".\nSee " + t.page + "(1), or run \"git echoes help " + t.name + "\".\n"))
+				body.WriteString(manpage.Subsection(t.name, manpage.Text(t.summary+".\nSee "+t.page+"(1), or run \"git echoes help "+t.name+"\".\n")))
 				pages = append(pages, groupPage(t))
 				seeAlso = append(seeAlso, t.page+"(1)")
 				continue
 			}
 			u, rest := manpage.SplitUsage(t.text)
-			body.WriteString(manpage.Synopsis(u) + manpage.Text(rest))
+			body.WriteString(manpage.Subsection(t.name, manpage.Synopsis(u)+manpage.Text(rest)))
 		}
 		main.Sections = append(main.Sections, manpage.Section{Heading: sec, Body: body.String()})
 	}
@@ -86,7 +89,7 @@ func manPages() []*manpage.Page {
 // groupPage is the page of a command group: its help text, whole.
 func groupPage(t *helpTopic) *manpage.Page {
 	usage, rest := manpage.SplitUsage(t.text)
-	return &manpage.Page{Name: t.page, Section: "1", Source: manSource, Manual: manManual, Summary: t.summary,
+	return &manpage.Page{Name: t.page, Section: "1", Date: manDate, Source: manSource, Manual: manManual, Summary: t.summary,
 		Synopsis: usage,
 		Sections: []manpage.Section{
 			{Heading: "DESCRIPTION", Body: manpage.Text(rest)},

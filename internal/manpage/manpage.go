@@ -26,6 +26,7 @@ import (
 type Page struct {
 	Name     string // "git-echoes-check"
 	Section  string // "1"
+	Date     string // of the last change to the texts, ISO "2026-12-01" (not escaped)
 	Source   string // left footer, "git-echoes"
 	Manual   string // centre header, "Git Echoes Manual"
 	Summary  string // the NAME line after "name \-"
@@ -39,21 +40,27 @@ type Section struct {
 	Body    string
 }
 
-// Render returns the page's roff source. It has no date, so that the same
-// texts always give the same bytes.
+// Render returns the page's roff source: the same page always gives the
+// same bytes (no build date).
 func (p *Page) Render() []byte {
 	var b strings.Builder
 	b.WriteString(`.\" Generated from the git-echoes help texts; do not edit.` + "\n")
-	b.WriteString(".TH " + quoteArg(strings.ToUpper(p.Name)) + " " + p.Section + ` "" ` + quoteArg(p.Source) + " " + quoteArg(p.Manual) + "\n")
+	b.WriteString(".TH " + quoteArg(strings.ToUpper(p.Name)) + " " + p.Section + ` "` + p.Date + `" ` + quoteArg(p.Source) + " " + quoteArg(p.Manual) + "\n")
 	b.WriteString(".nh\n.ad l\n")
 	b.WriteString(".SH NAME\n" + Escape(p.Name) + ` \- ` + Escape(p.Summary) + "\n")
 	if len(p.Synopsis) > 0 {
 		b.WriteString(".SH SYNOPSIS\n" + Synopsis(p.Synopsis))
 	}
 	for _, s := range p.Sections {
-		b.WriteString(".SH " + quoteArg(s.Heading) + "\n" + s.Body)
+		b.WriteString(".SH " + quoteArg(s.Heading) + "\n" + strings.TrimPrefix(s.Body, ".PP\n"))
 	}
 	return []byte(b.String())
+}
+
+// Subsection is an .SS heading and its body; a heading already starts a
+// paragraph, so the body's first .PP is dropped.
+func Subsection(heading, body string) string {
+	return ".SS " + quoteArg(heading) + "\n" + strings.TrimPrefix(body, ".PP\n")
 }
 
 // quoteArg quotes a macro argument that contains a space.
