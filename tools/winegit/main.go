@@ -49,11 +49,9 @@ const addrEnv = "ECHOES_WINEGIT_ADDR"
 
 func main() {
 	if len(os.Args) >= 2 && os.Args[1] == "serve" {
-		if err := serve(os.Args[2:]); err != nil {
-			fmt.Fprintln(os.Stderr, "winegit serve:", err)
-			os.Exit(1)
-		}
-		return
+		// serve returns only when it can no longer listen or accept.
+		fmt.Fprintln(os.Stderr, "winegit serve:", serve(os.Args[2:]))
+		os.Exit(1)
 	}
 	os.Exit(client(os.Args[1:]))
 }
