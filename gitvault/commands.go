@@ -47,6 +47,9 @@ func (e *Engine) preparePage(item *jsonx.Obj) (*preparedPage, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := portablePageName(name); err != nil {
+		return nil, err
+	}
 	path, err := e.WS.pageTarget(name)
 	if err != nil {
 		return nil, err
