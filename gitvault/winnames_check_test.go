@@ -12,7 +12,7 @@ import (
 // needs no file of that name on disk and runs on Windows too.
 var windowsBadPaths = []string{
 	"EchoesVault/pages/CON.md",
-	"EchoesVault/pages/a:b.md",
+	"EchoesVault/pages/re: draft.md", // not "x:..." (a drive letter to go-git on Windows)
 	"EchoesVault/assets/aux/logo.png",
 	"EchoesVault/assets/aux/other.png", // the same bad directory: one finding
 	"EchoesVault/raw/draft./x.md",
@@ -46,8 +46,8 @@ func TestCheckWindowsNames(t *testing.T) {
 	want := []Finding{
 		{Path: "EchoesVault/assets/aux", Rule: RuleWindowsName, Message: "name cannot exist on Windows: 'aux' (reserved device name AUX); git checkout fails for every Windows clone, so rename it"},
 		{Path: "EchoesVault/pages/CON.md", Rule: RuleWindowsName, Message: "name cannot exist on Windows: 'CON.md' (reserved device name CON); git checkout fails for every Windows clone, so rename it"},
-		{Path: "EchoesVault/pages/a:b.md", Rule: RuleWindowsName, Message: "name cannot exist on Windows: 'a:b.md' (character ':' is not allowed); git checkout fails for every Windows clone, so rename it"},
 		{Path: "EchoesVault/pages/lpt\u00b9 .md", Rule: RuleWindowsName, Message: "name cannot exist on Windows: 'lpt\u00b9 .md' (reserved device name LPT\u00b9); git checkout fails for every Windows clone, so rename it"},
+		{Path: "EchoesVault/pages/re: draft.md", Rule: RuleWindowsName, Message: "name cannot exist on Windows: 're: draft.md' (character ':' is not allowed); git checkout fails for every Windows clone, so rename it"},
 		{Path: "EchoesVault/raw/draft.", Rule: RuleWindowsName, Message: "name cannot exist on Windows: 'draft.' (ends with '.'); git checkout fails for every Windows clone, so rename it"},
 	}
 	for _, src := range []CheckSource{CheckStaged, CheckRev} {
@@ -55,7 +55,7 @@ func TestCheckWindowsNames(t *testing.T) {
 		if !reflect.DeepEqual(res.Findings, want) {
 			t.Errorf("%v findings:\n got %#v\nwant %#v", src, res.Findings, want)
 		}
-		if res.Pages != 4 { // good, CON, a:b, lpt¹ : still pages, validated as such
+		if res.Pages != 4 { // good, CON, "re: draft", lpt¹: still pages, validated as such
 			t.Errorf("%v: %d pages, want 4", src, res.Pages)
 		}
 	}
