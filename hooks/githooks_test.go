@@ -24,7 +24,7 @@ func TestIsShellScript(t *testing.T) {
 		"\x7fELF\x02\x01\x01\x00\x00\x00\x00": false,
 		"#!/bin/sh\n\xff\xfe":                 false,
 	} {
-		if got := isShellScript([]byte(s)); got != want {
+		if got := isShellScript([]byte(s), "linux"); got != want {
 			t.Errorf("isShellScript(%q) = %v, want %v", s, got, want)
 		}
 	}
