@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -145,5 +146,59 @@ func TestHookBlocksArePOSIX(t *testing.T) {
 		if got, stderr, code := run(std, "0"); code != 1 || got != "" || !strings.Contains(stderr, "git-echoes is not on PATH") {
 			t.Errorf("%s: no git-echoes: exit %d, log %q, stderr %q", sh[0], code, got, stderr)
 		}
+	}
+}
+
+// Real git runs the installed pre-commit hook, which finds git-echoes on a
+// PATH directory whose name holds spaces, passes "check --staged", and
+// refuses the commit when the check fails. On Windows this needs Git for
+// Windows (its sh resolves git-echoes to git-echoes.exe); the git that the
+// wine runner bridges to Linux runs hooks on Linux, so it is skipped there.
+func TestHooksRunUnderGit(t *testing.T) {
+	sb, repo := openRepo(t)
+	if runtime.GOOS == "windows" {
+		if v := sb.Git(repo.Top(), "--version"); !strings.Contains(v, ".windows.") {
+			t.Skipf("not Git for Windows (%s): hooks would not run under its sh", strings.TrimSpace(v))
+		}
+	}
+	if _, err := InstallGitHooks(repo, false); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "Program Files", "git echoes")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fake := filepath.Join(bin, "git-echoes")
+	if runtime.GOOS == "windows" {
+		fake += ".exe"
+	}
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fake, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "log")
+	top := repo.Top()
+	if err := os.WriteFile(filepath.Join(top, "f.txt"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sb.Git(top, "add", "f.txt")
+	env := func(exit string) []string {
+		return []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "FAKE_LOG=" + log, "FAKE_EXIT=" + exit}
+	}
+	if _, err := sb.Run(top, env("1"), nil, "commit", "-qm", "refused"); err == nil {
+		t.Error("commit passed although the check failed")
+	}
+	if got, _ := os.ReadFile(log); string(got) != "ran: check --staged\n" {
+		t.Errorf("the hook ran %q", got)
+	}
+	if _, err := sb.Run(top, env("0"), nil, "commit", "-qm", "accepted"); err != nil {
+		t.Errorf("commit with a passing check: %v", err)
 	}
 }
