@@ -504,10 +504,67 @@ const (
 	MergeDriverName = "echoes-vault"
 	// AttributesLine routes pages to the driver.
 	AttributesLine = "EchoesVault/pages/*.md merge=" + MergeDriverName
-	// MergeDriverCommand is merge.echoes-vault.driver.
+	// MergeDriverCommand is merge.echoes-vault.driver: git-echoes found on
+	// PATH through git, so the line holds no path of this machine.
 	MergeDriverCommand = "git echoes merge-driver %O %A %B %P"
 	mergeDriverLabel   = "EchoesVault page-aware merge (git-echoes)"
 )
+
+// MergeDriverCommandFor is the driver command that runs the git-echoes
+// binary at bin, or MergeDriverCommand when bin is empty. git runs a merge
+// driver through the shell (sh -c; Git for Windows' own sh on Windows), so
+// bin is quoted for sh. On Windows its backslashes become slashes, the
+// spelling both that sh and Windows accept (C:/Program Files/...). The
+// placeholders stay bare: %O %A %B are temporary file names git makes, and
+// git shell-quotes %P itself. A bin holding '%' is refused: git expands
+// placeholders in the whole command, and how it reads "%%" differs between
+// git versions.
+func MergeDriverCommandFor(bin, goos string) (string, error) {
+	if bin == "" {
+		return MergeDriverCommand, nil
+	}
+	if strings.Contains(bin, "%") {
+		return "", fmt.Errorf("cannot use %s as the merge driver: git would expand the %% in its path; install git-echoes elsewhere or on PATH", bin)
+	}
+	if goos == "windows" {
+		bin = strings.ReplaceAll(bin, `\`, "/")
+	}
+	return shQuote(bin) + " merge-driver %O %A %B %P", nil
+}
+
+// shQuote quotes s as one sh word: '…', with each ' written as '"'"'.
+func shQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
+}
+
+// gitConfigValue writes v as a git config value that git reads back as v,
+// the way git's own writer does (config.c write_pair): backslash, double
+// quote, newline and tab are escaped, and the value is double-quoted when
+// it starts or ends with a space or holds ';' or '#', which would otherwise
+// be trimmed or start a comment.
+func gitConfigValue(v string) string {
+	quote := ""
+	if strings.HasPrefix(v, " ") || strings.HasSuffix(v, " ") || strings.ContainsAny(v, ";#") {
+		quote = `"`
+	}
+	var b strings.Builder
+	b.WriteString(quote)
+	for _, c := range []byte(v) {
+		switch c {
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString(quote)
+	return b.String()
+}
 
 // MergeDriverChange reports what the installer did to each file.
 type MergeDriverChange struct {
@@ -521,15 +578,26 @@ type MergeDriverChange struct {
 // repository's common config (shared by linked worktrees). Both steps are
 // idempotent.
 func InstallMergeDriver(repo *gitrepo.Repo) (MergeDriverChange, error) {
-	return editMergeDriver(repo, true)
+	return InstallMergeDriverBinary(repo, "")
+}
+
+// InstallMergeDriverBinary is InstallMergeDriver with the driver running
+// the git-echoes binary at bin (MergeDriverCommandFor), for git clients
+// whose PATH lacks git-echoes. An empty bin is InstallMergeDriver.
+func InstallMergeDriverBinary(repo *gitrepo.Repo, bin string) (MergeDriverChange, error) {
+	command, err := MergeDriverCommandFor(bin, hostOS)
+	if err != nil {
+		return MergeDriverChange{}, err
+	}
+	return editMergeDriver(repo, true, command)
 }
 
 // UninstallMergeDriver removes exactly what InstallMergeDriver adds.
 func UninstallMergeDriver(repo *gitrepo.Repo) (MergeDriverChange, error) {
-	return editMergeDriver(repo, false)
+	return editMergeDriver(repo, false, "")
 }
 
-func editMergeDriver(repo *gitrepo.Repo, install bool) (MergeDriverChange, error) {
+func editMergeDriver(repo *gitrepo.Repo, install bool, command string) (MergeDriverChange, error) {
 	c := MergeDriverChange{
 		Attributes: filepath.Join(repo.Top(), ".gitattributes"),
 		Config:     filepath.Join(repo.CommonDir(), "config"),
@@ -538,7 +606,7 @@ func editMergeDriver(repo *gitrepo.Repo, install bool) (MergeDriverChange, error
 	if c.AttributesAction, err = editAttributes(c.Attributes, install); err != nil {
 		return c, err
 	}
-	c.ConfigAction, err = editGitConfig(c.Config, install)
+	c.ConfigAction, err = editGitConfig(c.Config, install, command)
 	return c, err
 }
 
@@ -627,14 +695,17 @@ func editAttributes(p string, install bool) (string, error) {
 // are case-insensitive in git, subsections are not.
 var ourSection = regexp.MustCompile(`^\s*\[\s*(?i:merge)\s+"` + regexp.QuoteMeta(MergeDriverName) + `"\s*\]`)
 
-var canonicalSection = "[merge \"" + MergeDriverName + "\"]\n\tname = " + mergeDriverLabel + "\n\tdriver = " + MergeDriverCommand + "\n"
+// mergeDriverSection is our config section for a driver command.
+func mergeDriverSection(command string) string {
+	return "[merge \"" + MergeDriverName + "\"]\n\tname = " + gitConfigValue(mergeDriverLabel) + "\n\tdriver = " + gitConfigValue(command) + "\n"
+}
 
 // editGitConfig adds or removes the [merge "echoes-vault"] section. Only
 // that section's lines are touched; comments, formatting and every other
 // section stay byte for byte. The file is written through config.lock, as
 // git itself does, so a concurrent git config writer fails rather than
 // losing an update.
-func editGitConfig(p string, install bool) (string, error) {
+func editGitConfig(p string, install bool, command string) (string, error) {
 	data, exists, err := readRegular(p)
 	if err != nil {
 		return "", err
@@ -662,14 +733,15 @@ func editGitConfig(p string, install bool) (string, error) {
 	}
 	var out string
 	if install {
-		if len(sections) == 1 && normalizeSection(sections[0]) == normalizeSection(canonicalSection) {
+		section := mergeDriverSection(command)
+		if len(sections) == 1 && normalizeSection(sections[0]) == normalizeSection(section) {
 			return "unchanged", nil
 		}
 		out = strings.Join(kept, "")
 		if out != "" && !strings.HasSuffix(out, "\n") {
 			out += "\n"
 		}
-		out += canonicalSection
+		out += section
 	} else {
 		if len(sections) == 0 {
 			return "absent", nil
