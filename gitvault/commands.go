@@ -19,6 +19,10 @@ func (e *Engine) Hash(filename string) (jsonx.Value, error) {
 	if err != nil {
 		return jsonx.Value{}, err
 	}
+	// On Windows CON.md opens the console, not a file: never read it.
+	if err := portablePageName(name); err != nil {
+		return jsonx.Value{}, err
+	}
 	path, err := e.WS.pageTarget(name) // the reference follows symlinks here; we refuse like upsert
 	if err != nil {
 		return jsonx.Value{}, err

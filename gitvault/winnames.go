@@ -16,9 +16,10 @@ var refuseWindowsNames = runtime.GOOS == "windows"
 
 // portablePageName refuses, on Windows, a normalized page file name that
 // cannot exist there: a reserved device name (CON.md, aux.md), a reserved
-// or control character, which NTFS would otherwise take for something else
-// (a:b.md names the stream b.md of the file a), before anything is read or
-// written. Page names come from the user (upsert and end payloads); daily
+// or control character, which Windows would otherwise take for something
+// else (CON.md opens the console, a:b.md names the stream b.md of the file
+// a), before anything is read or written. Writers (upsert, end) and page
+// readers (hash, the MCP read) check it. Page names come from the user (upsert and end payloads); daily
 // entry names are built from [a-z0-9._-] and a fixed prefix, and memory ids
 // match mem_[a-z0-9][a-z0-9_-]*, so neither can be such a name (their tests
 // prove it).

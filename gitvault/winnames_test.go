@@ -75,7 +75,8 @@ func withWindowsNames(t *testing.T) {
 
 // On Windows, upsert and end refuse a page name that cannot exist there,
 // with the protocol's error shape, before anything is written: the tree,
-// the index, the state and the lock are byte for byte as before.
+// the index, the state and the lock are byte for byte as before. hash and
+// the page read refuse it too (CON.md would open the console).
 func TestUpsertRefusesWindowsNames(t *testing.T) {
 	withWindowsNames(t)
 	e := initVault(t)
@@ -106,6 +107,12 @@ func TestUpsertRefusesWindowsNames(t *testing.T) {
 		_, err := e.Upsert(pagePayload("filename", tc.filename, "content", content))
 		if err == nil || err.Error() != tc.msg {
 			t.Errorf("upsert %q: %v, want %q", tc.filename, err, tc.msg)
+		}
+		if _, err := e.Hash(tc.filename); err == nil || err.Error() != tc.msg {
+			t.Errorf("hash %q: %v, want %q", tc.filename, err, tc.msg)
+		}
+		if _, err := e.ReadPage(tc.filename); err == nil || err.Error() != tc.msg {
+			t.Errorf("read %q: %v, want %q", tc.filename, err, tc.msg)
 		}
 		_, err = e.End(func() ([]byte, error) {
 			return []byte(`{"dailySummary": "d", "pages": [{"filename": ` + jsonx.Quote(tc.filename) + `, "content": ` + jsonx.Quote(content) + `}]}`), nil
