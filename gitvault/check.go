@@ -17,6 +17,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/jsonx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
+	"github.com/git-echoes/git-echoes/internal/winname"
 	"github.com/git-echoes/git-echoes/merge"
 )
 
@@ -56,6 +57,10 @@ const (
 	RuleMarkerInvalid      = "marker-invalid"
 	RuleMarkerMissing      = "marker-missing"
 	RuleUntrackedDurable   = "untracked-durable"
+	// RuleWindowsName reports a vault path that cannot exist on Windows
+	// (internal/winname): git checkout fails there for every Windows clone,
+	// so CI on any OS must catch it before it lands (issue 8).
+	RuleWindowsName = "windows-name"
 )
 
 // CheckOptions configure Check.
@@ -404,6 +409,7 @@ func (s *Snapshot) validate(src CheckSource) []Finding {
 			Message: "unresolved merge conflict: resolve the file, then git add it"})
 	}
 	out = append(out, s.markerFindings(src)...)
+	out = append(out, s.windowsNameFindings()...)
 	out = append(out, s.collisionFindings()...)
 	out = append(out, s.contentFindings()...)
 	return out
@@ -439,6 +445,32 @@ func (s *Snapshot) markerFindings(src CheckSource) []Finding {
 		return []Finding{{Path: markerPath, Rule: RuleMarkerInvalid, Message: gate}}
 	}
 	return nil
+}
+
+// windowsNameFindings reports every vault path of the snapshot (pages,
+// daily entries, assets, raw sources, unmerged paths) with a component that
+// cannot exist on Windows. A bad directory is reported once, at its own
+// path, however many files it holds.
+func (s *Snapshot) windowsNameFindings() []Finding {
+	var out []Finding
+	seen := map[string]bool{}
+	report := func(p string) {
+		prefix, reason := winname.PathReason(p)
+		if prefix == "" || seen[prefix] {
+			return
+		}
+		seen[prefix] = true
+		out = append(out, Finding{Path: prefix, Rule: RuleWindowsName,
+			Message: "name cannot exist on Windows: " + jsonx.ReprString(path.Base(prefix)) + " (" + reason +
+				"); git checkout fails for every Windows clone, so rename it"})
+	}
+	for _, f := range s.files {
+		report(f.path)
+	}
+	for _, p := range s.unmerged {
+		report(p)
+	}
+	return out
 }
 
 // collisionFindings applies §8.3 to the whole listing and reports every

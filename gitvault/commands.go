@@ -19,6 +19,10 @@ func (e *Engine) Hash(filename string) (jsonx.Value, error) {
 	if err != nil {
 		return jsonx.Value{}, err
 	}
+	// On Windows CON.md opens the console, not a file: never read it.
+	if err := portablePageName(name); err != nil {
+		return jsonx.Value{}, err
+	}
 	path, err := e.WS.pageTarget(name) // the reference follows symlinks here; we refuse like upsert
 	if err != nil {
 		return jsonx.Value{}, err
@@ -45,6 +49,9 @@ type preparedPage struct {
 func (e *Engine) preparePage(item *jsonx.Obj) (*preparedPage, error) {
 	name, err := NormalizePageName(field(item, "filename"))
 	if err != nil {
+		return nil, err
+	}
+	if err := portablePageName(name); err != nil {
 		return nil, err
 	}
 	path, err := e.WS.pageTarget(name)

@@ -19,6 +19,10 @@ func (e *Engine) ReadPage(filename string) (jsonx.Value, error) {
 	if err != nil {
 		return jsonx.Value{}, err
 	}
+	// On Windows CON.md opens the console, not a file: never read it.
+	if err := portablePageName(name); err != nil {
+		return jsonx.Value{}, err
+	}
 	// pageTarget refuses a symlinked page: following it could read a file
 	// outside the vault (§8.4), which upsert would then refuse to replace.
 	path, err := e.WS.pageTarget(name)

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"unicode/utf8"
 
@@ -39,6 +40,13 @@ func blockEnd(name string) string   { return "# <<< git-echoes " + name + " <<<"
 // blockBody is the managed shell code of each hook. pre-commit fails
 // closed: no git-echoes on PATH means no commit. post-merge never fails
 // the merge and says nothing when the repository has no vault.
+//
+// The code is POSIX sh with LF line endings, so it runs under dash, bash
+// and Git for Windows' sh (MSYS2 bash), which git uses for every hook
+// there. It calls git-echoes by name: on Windows that shell's command
+// lookup, like its exec, finds git-echoes.exe on PATH (Cygwin-style .exe
+// completion), and PATH entries are already translated to POSIX form, so no
+// Windows path ever appears in the script.
 var blockBody = map[string]string{
 	PreCommit: `# Managed by "git echoes hooks install"; "git echoes hooks uninstall" removes it.
 # Refuses the commit when the staged EchoesVault content fails "git echoes check --staged".
@@ -179,12 +187,20 @@ func findBlock(data []byte, name string) (begin, end int, err error) {
 	return begin, end, nil
 }
 
+// hostOS decides how git on this machine chooses to run a hook; tests pass
+// other values to the functions that take it.
+var hostOS = runtime.GOOS
+
 // shells are interpreters that run the managed block (POSIX sh code).
 var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "ash": true, "mksh": true, "yash": true}
 
 // isShellScript reports whether a hook runs under a POSIX-compatible shell.
-// git runs a text hook without "#!" through /bin/sh.
-func isShellScript(data []byte) bool {
+// git runs a text hook without "#!" through /bin/sh. On Windows the "#!"
+// line may name the interpreter with a Windows path, spaces and an .exe
+// suffix (#!C:\Program Files\Git\bin\sh.exe): Git for Windows takes the
+// text after the last / or \ of the line, up to a space, as the program
+// (compat/mingw.c parse_interpreter).
+func isShellScript(data []byte, goos string) bool {
 	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
 		return false
 	}
@@ -192,16 +208,27 @@ func isShellScript(data []byte) bool {
 		return true
 	}
 	line, _, _ := strings.Cut(string(data[2:]), "\n")
+	line = strings.TrimSuffix(line, "\r")
+	base := path.Base
+	if goos == "windows" {
+		line = line[strings.LastIndexAny(line, `/\`)+1:]
+		base = func(p string) string {
+			if len(p) > 4 && strings.EqualFold(p[len(p)-4:], ".exe") {
+				p = p[:len(p)-4]
+			}
+			return p
+		}
+	}
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
 		return false
 	}
-	interp := path.Base(fields[0])
+	interp := base(fields[0])
 	if interp == "env" {
 		interp = ""
 		for _, f := range fields[1:] {
 			if !strings.HasPrefix(f, "-") && !strings.Contains(f, "=") {
-				interp = path.Base(f)
+				interp = base(f)
 				break
 			}
 		}
@@ -209,34 +236,53 @@ func isShellScript(data []byte) bool {
 	return shells[interp]
 }
 
+// runnable reports whether git runs the hook file at all. Elsewhere that is
+// the executable bit. Windows has no such bit (Go reports 0666), and Git for
+// Windows runs a hook that begins with "#!" (run-command.c is_executable),
+// through the interpreter that line names.
+func (h *hookFile) runnable(goos string) bool {
+	if goos == "windows" {
+		return bytes.HasPrefix(h.data, []byte("#!"))
+	}
+	return h.mode&0o111 != 0
+}
+
+// notRunnable says why git does not run a hook that runnable rejects.
+func notRunnable(goos string) string {
+	if goos == "windows" {
+		return "without a #! line, so Git for Windows does not run it"
+	}
+	return "not executable, so git ignores it"
+}
+
 // problem says why the hook cannot take the managed block without --force.
-func (h *hookFile) problem() string {
+func (h *hookFile) problem(goos string) string {
 	switch {
-	case !h.exists || h.begin >= 0 && !h.symlink && h.mode&0o111 != 0:
+	case !h.exists || h.begin >= 0 && !h.symlink && h.runnable(goos):
 		return ""
 	case h.symlink:
 		return "a symbolic link"
-	case !isShellScript(h.data):
+	case !isShellScript(h.data, goos):
 		return "not a shell script"
-	case h.mode&0o111 == 0:
-		return "not executable, so git ignores it"
+	case !h.runnable(goos):
+		return notRunnable(goos)
 	}
 	return ""
 }
 
-func (h *hookFile) status() HookStatus {
+func (h *hookFile) status(goos string) HookStatus {
 	st := HookStatus{Name: h.name, Path: h.path}
 	switch {
 	case !h.exists:
 		st.State = HookAbsent
 	case h.begin >= 0:
 		st.State = HookInstalled
-		if h.mode&0o111 == 0 {
-			st.Detail = "not executable, so git ignores it"
+		if !h.runnable(goos) {
+			st.Detail = notRunnable(goos)
 		}
 	default:
 		st.State = HookForeign
-		if p := h.problem(); p != "" {
+		if p := h.problem(goos); p != "" {
 			st.Detail = p + "; install needs --force"
 		} else {
 			st.Detail = "shell script; install adds the managed block and keeps its lines"
@@ -254,7 +300,7 @@ func GitHookStatus(repo *gitrepo.Repo) ([]HookStatus, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, h.status())
+		out = append(out, h.status(hostOS))
 	}
 	return out, nil
 }
@@ -284,8 +330,13 @@ func InstallGitHooks(repo *gitrepo.Repo, force bool) ([]HookStatus, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p := h.problem(); p != "" && !force {
+		if p := h.problem(hostOS); p != "" && !force {
 			return nil, &ForeignHookError{Path: h.path, Reason: p}
+		}
+		if !h.exists {
+			if err := shadowedExe(h.path, hostOS); err != nil {
+				return nil, err
+			}
 		}
 		found = append(found, h)
 	}
@@ -294,7 +345,7 @@ func InstallGitHooks(repo *gitrepo.Repo, force bool) ([]HookStatus, error) {
 	}
 	var out []HookStatus
 	for _, h := range found {
-		detail, err := installHook(h)
+		detail, err := installHook(h, hostOS)
 		if err != nil {
 			return out, err
 		}
@@ -303,12 +354,27 @@ func InstallGitHooks(repo *gitrepo.Repo, force bool) ([]HookStatus, error) {
 	return out, nil
 }
 
-func installHook(h *hookFile) (string, error) {
+// shadowedExe refuses to create a hook on Windows next to <hook>.exe: Git
+// for Windows looks for <hook> first and runs <hook>.exe only when <hook>
+// does not exist (find_hook, STRIP_EXTENSION), so our script would silently
+// stop the user's program from running.
+func shadowedExe(hookPath, goos string) error {
+	if goos != "windows" {
+		return nil
+	}
+	exe := hookPath + ".exe"
+	if _, err := os.Lstat(exe); err == nil {
+		return fmt.Errorf("existing hook %s would no longer run once %s exists (Git for Windows runs the .exe only when the script is absent); refusing to install, even with --force: add \"git echoes check --staged\" to your hook program, or remove it first", exe, filepath.Base(hookPath))
+	}
+	return nil
+}
+
+func installHook(h *hookFile, goos string) (string, error) {
 	saved := h.path + savedSuffix
-	switch p := h.problem(); {
+	switch p := h.problem(goos); {
 	case !h.exists:
 		return "created", writeHook(h.path, []byte("#!/bin/sh\n"+managedBlock(h.name, false)), true)
-	case p == "not executable, so git ignores it":
+	case p == notRunnable("linux") && goos != "windows":
 		// --force on a disabled shell hook: enable it with the block.
 		if err := writeHook(h.path, splice(h, managedBlock(h.name, false)), false); err != nil {
 			return "", err
@@ -393,7 +459,7 @@ func UninstallGitHooks(repo *gitrepo.Repo) ([]HookStatus, error) {
 		if err != nil {
 			return out, err
 		}
-		st := h.status()
+		st := h.status(hostOS)
 		if st.State != HookInstalled {
 			st.Detail = "nothing to remove"
 			out = append(out, st)
@@ -438,10 +504,67 @@ const (
 	MergeDriverName = "echoes-vault"
 	// AttributesLine routes pages to the driver.
 	AttributesLine = "EchoesVault/pages/*.md merge=" + MergeDriverName
-	// MergeDriverCommand is merge.echoes-vault.driver.
+	// MergeDriverCommand is merge.echoes-vault.driver: git-echoes found on
+	// PATH through git, so the line holds no path of this machine.
 	MergeDriverCommand = "git echoes merge-driver %O %A %B %P"
 	mergeDriverLabel   = "EchoesVault page-aware merge (git-echoes)"
 )
+
+// MergeDriverCommandFor is the driver command that runs the git-echoes
+// binary at bin, or MergeDriverCommand when bin is empty. git runs a merge
+// driver through the shell (sh -c; Git for Windows' own sh on Windows), so
+// bin is quoted for sh. On Windows its backslashes become slashes, the
+// spelling both that sh and Windows accept (C:/Program Files/...). The
+// placeholders stay bare: %O %A %B are temporary file names git makes, and
+// git shell-quotes %P itself. A bin holding '%' is refused: git expands
+// placeholders in the whole command, and how it reads "%%" differs between
+// git versions.
+func MergeDriverCommandFor(bin, goos string) (string, error) {
+	if bin == "" {
+		return MergeDriverCommand, nil
+	}
+	if strings.Contains(bin, "%") {
+		return "", fmt.Errorf("cannot use %s as the merge driver: git would expand the %% in its path; install git-echoes elsewhere or on PATH", bin)
+	}
+	if goos == "windows" {
+		bin = strings.ReplaceAll(bin, `\`, "/")
+	}
+	return shQuote(bin) + " merge-driver %O %A %B %P", nil
+}
+
+// shQuote quotes s as one sh word: '…', with each ' written as '"'"'.
+func shQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
+}
+
+// gitConfigValue writes v as a git config value that git reads back as v,
+// the way git's own writer does (config.c write_pair): backslash, double
+// quote, newline and tab are escaped, and the value is double-quoted when
+// it starts or ends with a space or holds ';' or '#', which would otherwise
+// be trimmed or start a comment.
+func gitConfigValue(v string) string {
+	quote := ""
+	if strings.HasPrefix(v, " ") || strings.HasSuffix(v, " ") || strings.ContainsAny(v, ";#") {
+		quote = `"`
+	}
+	var b strings.Builder
+	b.WriteString(quote)
+	for _, c := range []byte(v) {
+		switch c {
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString(quote)
+	return b.String()
+}
 
 // MergeDriverChange reports what the installer did to each file.
 type MergeDriverChange struct {
@@ -455,15 +578,26 @@ type MergeDriverChange struct {
 // repository's common config (shared by linked worktrees). Both steps are
 // idempotent.
 func InstallMergeDriver(repo *gitrepo.Repo) (MergeDriverChange, error) {
-	return editMergeDriver(repo, true)
+	return InstallMergeDriverBinary(repo, "")
+}
+
+// InstallMergeDriverBinary is InstallMergeDriver with the driver running
+// the git-echoes binary at bin (MergeDriverCommandFor), for git clients
+// whose PATH lacks git-echoes. An empty bin is InstallMergeDriver.
+func InstallMergeDriverBinary(repo *gitrepo.Repo, bin string) (MergeDriverChange, error) {
+	command, err := MergeDriverCommandFor(bin, hostOS)
+	if err != nil {
+		return MergeDriverChange{}, err
+	}
+	return editMergeDriver(repo, true, command)
 }
 
 // UninstallMergeDriver removes exactly what InstallMergeDriver adds.
 func UninstallMergeDriver(repo *gitrepo.Repo) (MergeDriverChange, error) {
-	return editMergeDriver(repo, false)
+	return editMergeDriver(repo, false, "")
 }
 
-func editMergeDriver(repo *gitrepo.Repo, install bool) (MergeDriverChange, error) {
+func editMergeDriver(repo *gitrepo.Repo, install bool, command string) (MergeDriverChange, error) {
 	c := MergeDriverChange{
 		Attributes: filepath.Join(repo.Top(), ".gitattributes"),
 		Config:     filepath.Join(repo.CommonDir(), "config"),
@@ -472,7 +606,7 @@ func editMergeDriver(repo *gitrepo.Repo, install bool) (MergeDriverChange, error
 	if c.AttributesAction, err = editAttributes(c.Attributes, install); err != nil {
 		return c, err
 	}
-	c.ConfigAction, err = editGitConfig(c.Config, install)
+	c.ConfigAction, err = editGitConfig(c.Config, install, command)
 	return c, err
 }
 
@@ -561,14 +695,17 @@ func editAttributes(p string, install bool) (string, error) {
 // are case-insensitive in git, subsections are not.
 var ourSection = regexp.MustCompile(`^\s*\[\s*(?i:merge)\s+"` + regexp.QuoteMeta(MergeDriverName) + `"\s*\]`)
 
-var canonicalSection = "[merge \"" + MergeDriverName + "\"]\n\tname = " + mergeDriverLabel + "\n\tdriver = " + MergeDriverCommand + "\n"
+// mergeDriverSection is our config section for a driver command.
+func mergeDriverSection(command string) string {
+	return "[merge \"" + MergeDriverName + "\"]\n\tname = " + gitConfigValue(mergeDriverLabel) + "\n\tdriver = " + gitConfigValue(command) + "\n"
+}
 
 // editGitConfig adds or removes the [merge "echoes-vault"] section. Only
 // that section's lines are touched; comments, formatting and every other
 // section stay byte for byte. The file is written through config.lock, as
 // git itself does, so a concurrent git config writer fails rather than
 // losing an update.
-func editGitConfig(p string, install bool) (string, error) {
+func editGitConfig(p string, install bool, command string) (string, error) {
 	data, exists, err := readRegular(p)
 	if err != nil {
 		return "", err
@@ -596,14 +733,15 @@ func editGitConfig(p string, install bool) (string, error) {
 	}
 	var out string
 	if install {
-		if len(sections) == 1 && normalizeSection(sections[0]) == normalizeSection(canonicalSection) {
+		section := mergeDriverSection(command)
+		if len(sections) == 1 && normalizeSection(sections[0]) == normalizeSection(section) {
 			return "unchanged", nil
 		}
 		out = strings.Join(kept, "")
 		if out != "" && !strings.HasSuffix(out, "\n") {
 			out += "\n"
 		}
-		out += canonicalSection
+		out += section
 	} else {
 		if len(sections) == 0 {
 			return "absent", nil

@@ -3,6 +3,7 @@ package hooks
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -24,7 +25,7 @@ func TestIsShellScript(t *testing.T) {
 		"\x7fELF\x02\x01\x01\x00\x00\x00\x00": false,
 		"#!/bin/sh\n\xff\xfe":                 false,
 	} {
-		if got := isShellScript([]byte(s)); got != want {
+		if got := isShellScript([]byte(s), "linux"); got != want {
 			t.Errorf("isShellScript(%q) = %v, want %v", s, got, want)
 		}
 	}
@@ -48,9 +49,12 @@ func TestHookRoundTrip(t *testing.T) {
 		"#!/bin/sh\necho hi\nexit 0\n",
 		"#!/bin/sh\r\necho crlf\r\n",
 		"#!/bin/bash\necho no final newline",
-		"echo no shebang\n",
+		"echo no shebang\n", // Git for Windows does not run it: refused there (TestHookRunnableByOS)
 		"#!/bin/sh\n# >>> git-echoes pre-commit >>> lookalike, not a marker line\n",
 	} {
+		if runtime.GOOS == "windows" && !strings.HasPrefix(user, "#!") {
+			continue
+		}
 		_, repo := openRepo(t)
 		dir := HooksDir(repo)
 		os.MkdirAll(dir, 0o755)
@@ -65,7 +69,7 @@ func TestHookRoundTrip(t *testing.T) {
 		if !strings.Contains(string(got), managedBlock(PreCommit, false)) || !strings.HasSuffix(string(got), userBody(user)) {
 			t.Errorf("%q: installed hook lost lines:\n%s", user, got)
 		}
-		if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o700 {
+		if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o700 && runtime.GOOS != "windows" { // no mode bits there
 			t.Errorf("%q: mode changed to %v", user, fi.Mode())
 		}
 		if _, err := UninstallGitHooks(repo); err != nil {

@@ -18,10 +18,13 @@ const checkUsage = `usage: git echoes check [--staged | --rev REV] [--format tex
 
 Fail-closed gate for EchoesVault content: validates every page (frontmatter,
 summary), page-name collisions, Git conflict markers in EchoesVault/**/*.md,
-unmerged vault paths, the protocol marker, and local-only files
-(EchoesVault/index.md, .echoes-vault/state.json, .echoes-vault/lock, legacy
-state files) that are tracked or committed. A repository without a vault
-passes, so the gate can run everywhere.
+unmerged vault paths, the protocol marker, vault paths that cannot exist on
+Windows (reserved names such as CON or aux.png, the characters <>:"|?*,
+control characters, a trailing '.' or space; rule windows-name, reported on
+every OS), and local-only files (EchoesVault/index.md,
+.echoes-vault/state.json, .echoes-vault/lock, legacy state files) that are
+tracked or committed. A repository without a vault passes, so the gate can
+run everywhere.
 
 Sources (one snapshot, read-only):
   (default)          the work tree; local-only files are checked against the index

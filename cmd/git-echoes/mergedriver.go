@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/pflag"
 
@@ -16,7 +17,8 @@ import (
 func init() { registerCommand("merge-driver", runMergeDriver) }
 
 const mergeDriverUsage = `usage: git echoes merge-driver [--ours-label L] [--base-label L] [--theirs-label L] [--diff3] BASE OURS THEIRS [PATH]
-       git echoes merge-driver install|uninstall [--workspace PATH]
+       git echoes merge-driver install [--binary PATH] [--workspace PATH]
+       git echoes merge-driver uninstall [--workspace PATH]
 
 As a git merge driver (git passes %O %A %B %P), merges three versions of an
 EchoesVault page: frontmatter key by key, the body line by line. The result
@@ -28,6 +30,10 @@ install writes "` + hooks.AttributesLine + `" to the work tree's
 .gitattributes (other lines kept) and merge.` + hooks.MergeDriverName + `.name/.driver
 ("` + hooks.MergeDriverCommand + `") to the repository's config
 (the common config of linked worktrees). uninstall removes exactly those.
+--binary PATH makes the driver run the git-echoes binary at PATH instead of
+finding it on PATH, for git clients started with another PATH; the path is
+quoted for the shell git runs drivers with, and on Windows written with
+forward slashes (C:/Program Files/...).
 With git 2.44 or later, the labels can name the branches:
   driver = git echoes merge-driver --ours-label %X --theirs-label %Y --base-label %S %O %A %B %P
 
@@ -44,6 +50,7 @@ func runMergeDriver(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&labels.Theirs, "theirs-label", "theirs", "")
 	fs.BoolVar(&labels.Diff3, "diff3", false, "")
 	workspace := fs.String("workspace", "", "")
+	binary := fs.String("binary", "", "")
 	fail := func(msg string) int {
 		fmt.Fprintf(stderr, "%sgit echoes merge-driver: error: %s\n", mergeDriverUsage, msg)
 		return 2
@@ -57,7 +64,16 @@ func runMergeDriver(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	pos := fs.Args()
 	if len(pos) == 1 && (pos[0] == "install" || pos[0] == "uninstall") {
-		return installMergeDriver(pos[0], *workspace, stdout, stderr)
+		if fs.Changed("binary") && pos[0] != "install" {
+			return fail("--binary goes with install")
+		}
+		if fs.Changed("binary") && *binary == "" {
+			return fail("--binary needs a path")
+		}
+		return installMergeDriver(pos[0], *workspace, *binary, stdout, stderr)
+	}
+	if fs.Changed("binary") {
+		return fail("--binary goes with install")
 	}
 	if len(pos) != 3 && len(pos) != 4 {
 		return fail("expected BASE OURS THEIRS [PATH], or install/uninstall")
@@ -90,15 +106,23 @@ func runMergeDriver(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func installMergeDriver(action, workspace string, stdout, stderr io.Writer) int {
+func installMergeDriver(action, workspace, binary string, stdout, stderr io.Writer) int {
 	repo, err := openWorkspaceRepo(workspace)
 	if err != nil {
 		fmt.Fprintf(stderr, "git echoes merge-driver: error: %s\n", err)
 		return 2
 	}
+	if binary != "" {
+		// The driver runs from the work-tree top; an absolute path works
+		// from anywhere.
+		if binary, err = filepath.Abs(binary); err != nil {
+			fmt.Fprintf(stderr, "git echoes merge-driver: error: %s\n", err)
+			return 2
+		}
+	}
 	var c hooks.MergeDriverChange
 	if action == "install" {
-		c, err = hooks.InstallMergeDriver(repo)
+		c, err = hooks.InstallMergeDriverBinary(repo, binary)
 	} else {
 		c, err = hooks.UninstallMergeDriver(repo)
 	}

@@ -81,6 +81,7 @@ func dowild(pat string, p int, text string, t int, flags int) int {
 				return wmNoMatch
 			}
 			continue
+		//lint:ignore ST1015 the cases keep the order of git's wildmatch.c, which this ports
 		default:
 			if tCh != pCh {
 				return wmNoMatch
