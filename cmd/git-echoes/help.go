@@ -190,7 +190,8 @@ func buildTopics() {
 			compl: complSpec{anywhere: true, args: valFiles, flags: []complFlag{
 				{name: "--ours-label", value: valText}, {name: "--base-label", value: valText},
 				{name: "--theirs-label", value: valText}, {name: "--diff3"}, workspace},
-				subs: []complSub{{name: "install", desc: "configure the merge driver in this repository"},
+				subs: []complSub{{name: "install", desc: "configure the merge driver in this repository",
+					flags: []complFlag{{name: "--binary", value: valFiles}}},
 					{name: "uninstall", desc: "remove the merge driver configuration"}}}},
 		&helpTopic{name: "hook", aliases: []string{"session-start"}, summary: "Claude Code / Codex SessionStart status card",
 			text: hookUsage, section: secAgents, page: "git-echoes-hook",

@@ -175,7 +175,11 @@ func TestCompletionFlagsMatchHelp(t *testing.T) {
 			}
 		}
 		want := mentionedFlags(strings.Join(own, "\n"))
-		got := complFlagNames(tp.compl.flags)
+		flags := tp.compl.flags
+		for _, sub := range tp.compl.subs {
+			flags = append(flags, sub.flags...)
+		}
+		got := complFlagNames(flags)
 		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("%s: completion offers %v, the usage shows %v", tp.name, got, want)
 		}
