@@ -115,7 +115,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"merge-driver"}, "", "files", "", []string{"install", "uninstall"}},
 		{[]string{"merge-driver", "base.md"}, "", "files", "", nil},
 		{[]string{"merge-driver", "install"}, "", "words", "", nil},
-		{[]string{"merge-driver", "install"}, "--b", "words", "", []string{"--binary"}},
+		{[]string{"merge-driver", "install"}, "--bi", "words", "", []string{"--binary"}},
 		{[]string{"merge-driver", "install", "--binary"}, "", "files", "", nil},
 		{[]string{"merge-driver"}, "--d", "words", "", []string{"--diff3"}},
 		{[]string{"hook"}, "", "words", "", []string{"session-start"}},
