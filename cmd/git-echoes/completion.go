@@ -198,12 +198,16 @@ func complete(words []string, cur string) completion {
 		}
 		var cs []candidate
 		for _, t := range topics() {
-			cs = append(cs, candidate{t.name, t.summary})
+			// Only the runtime commands take global options before them
+			// (run dispatches the command groups by the first word).
+			if i == 0 || t.section == secVault {
+				cs = append(cs, candidate{t.name, t.summary})
+			}
 		}
 		return filtered("words", "", cur, cs)
 	}
 	t := lookupTopic(words[i])
-	if t == nil || t.name != words[i] {
+	if t == nil || t.name != words[i] || i > 0 && t.section != secVault {
 		return completion{directive: "words"}
 	}
 	spec := t.compl

@@ -88,7 +88,10 @@ func TestComplete(t *testing.T) {
 		{nil, "--", "words", "", []string{"--workspace", "--agent", "--adapter-version", "--version", "--help"}},
 		{[]string{"--workspace"}, "", "dirs", "", nil},
 		{nil, "--workspace=", "dirs", "--workspace=", nil},
-		{[]string{"--workspace", ws}, "h", "words", "", []string{"hydrate", "hash", "hooks", "hook", "help"}},
+		{[]string{"--workspace", ws}, "h", "words", "", []string{"hydrate", "hash"}},
+		{nil, "h", "words", "", []string{"hydrate", "hash", "hooks", "hook", "help"}},
+		// The command groups do not take global options before them.
+		{[]string{"--workspace", ws, "hooks"}, "", "words", "", nil},
 		{[]string{"--agent", "x"}, "rebuild", "words", "", []string{"rebuild-index"}},
 		// Page names for hash, from the workspace given before the command.
 		{[]string{"--workspace", ws, "hash"}, "", "words", "", []string{"Beta note", "a:b", "alpha"}},
@@ -181,7 +184,7 @@ func TestCompleteRefs(t *testing.T) {
 	if got := strings.Join(values(c), " "); got != "HEAD feature/x main v1.0.0" {
 		t.Errorf("check --rev: %q", got)
 	}
-	c = complete([]string{"--workspace", repo, "check"}, "--rev=f")
+	c = complete([]string{"check", "--workspace=" + repo}, "--rev=f")
 	if got := strings.Join(values(c), " "); got != "--rev=feature/x" || c.prefix != "--rev=" {
 		t.Errorf("check --rev=f: %q prefix %q", got, c.prefix)
 	}
