@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/buildinfo"
 	"github.com/git-echoes/git-echoes/internal/jsonx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
@@ -53,6 +54,12 @@ Git integration, agents and the ECC memory vault (each has --help):
   hook session-start                Claude Code / Codex SessionStart status card
   memory <command>                  ecc.memory.v1: init, save, handoff, search, read, doctor
   mcp                               stdio MCP server for both vaults
+
+Help and setup:
+  help [COMMAND]                    this overview, or the help of one command
+  version | --version               version, commit, Go, protocol and engine versions
+  completion bash|zsh|fish|powershell
+                                    shell completion script
 `
 
 // usageError is a command-line usage problem: usage text on stderr, exit 2.
@@ -65,6 +72,7 @@ type globals struct {
 	workspace      string
 	agent          *string
 	adapterVersion *string
+	version        bool
 }
 
 func runEchoes(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -75,6 +83,10 @@ func runEchoes(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		return usage(stderr, err.Error())
+	}
+	if g.version {
+		io.WriteString(stdout, versionText(buildinfo.Get()))
+		return 0
 	}
 	if len(rest) == 0 {
 		return usage(stderr, "the following arguments are required: command")
@@ -134,23 +146,37 @@ func parseGlobals(args []string) (globals, []string, error) {
 			i++
 		}
 	}
-	fs := pflag.NewFlagSet("git echoes", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SetInterspersed(false)
-	workspace := fs.String("workspace", "", "workspace directory (default: current directory)")
-	agent := fs.String("agent", "", "calling agent name")
-	adapter := fs.String("adapter-version", "", "calling adapter version")
+	fs, v := globalFlagSet()
 	if err := fs.Parse(args); err != nil {
 		return globals{}, nil, err
 	}
-	g := globals{workspace: *workspace}
+	g := globals{workspace: *v.workspace, version: *v.version}
 	if fs.Changed("agent") {
-		g.agent = agent
+		g.agent = v.agent
 	}
 	if fs.Changed("adapter-version") {
-		g.adapterVersion = adapter
+		g.adapterVersion = v.adapter
 	}
 	return g, fs.Args(), nil
+}
+
+type globalValues struct {
+	workspace, agent, adapter *string
+	version                   *bool
+}
+
+// globalFlagSet defines the global options; the man page lists them from
+// here, with these descriptions.
+func globalFlagSet() (*pflag.FlagSet, globalValues) {
+	fs := pflag.NewFlagSet("git echoes", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SetInterspersed(false)
+	return fs, globalValues{
+		workspace: fs.String("workspace", "", "workspace directory (default: current directory)"),
+		agent:     fs.String("agent", "", "calling agent name"),
+		adapter:   fs.String("adapter-version", "", "calling adapter version"),
+		version:   fs.Bool("version", false, "print the version (as git echoes version) and exit"),
+	}
 }
 
 // negativeNumber matches what argparse treats as a positional despite its
