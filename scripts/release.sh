@@ -14,20 +14,16 @@
 # start of every run). Nothing is uploaded: .github/workflows/release.yml
 # publishes OUTDIR.
 #
-# Environment: GORELEASER=path uses that goreleaser instead of the pinned one.
+# GoReleaser: the version pinned in scripts/release/goreleaser.sh, installed
+# on first use; GORELEASER=path in the environment uses that one instead.
 set -euo pipefail
 
-# Pinned: the newest release that builds with the Go of go.mod from the
-# module proxy (go install compiles it once, about 3 CPU-minutes; later runs
-# reuse the binary).
-goreleaser_version=v2.15.1
-
-snapshot=()
+snapshot=
 outdir=
 for arg in "$@"; do
   case $arg in
-    --snapshot) snapshot=(--snapshot) ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --snapshot) snapshot=--snapshot ;;
+    -h|--help) awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; exit 0 ;;
     -*) echo "release: unknown option $arg" >&2; exit 2 ;;
     *)
       [ -z "$outdir" ] || { echo "release: one OUTDIR only" >&2; exit 2; }
@@ -43,17 +39,20 @@ fi
 cd "$(dirname "$0")/.."
 root=$(pwd -P)
 
-gr=${GORELEASER:-}
-if [ -z "$gr" ]; then
-  bindir=${XDG_CACHE_HOME:-$HOME/.cache}/git-echoes-release/goreleaser-$goreleaser_version
-  gr=$bindir/goreleaser
-  if [ ! -x "$gr" ]; then
-    echo "release: installing goreleaser $goreleaser_version into $bindir" >&2
-    mkdir -p "$bindir"
-    # Outside the module, so go.mod's requirements are neither used nor touched.
-    (cd "$bindir" && GOBIN=$bindir GOFLAGS= go install "github.com/goreleaser/goreleaser/v2@$goreleaser_version")
-  fi
+# A tag release checks that the work tree is clean; an OUTDIR inside it
+# would make the next run fail on its own output.
+if [ -z "$snapshot" ] && [ -n "$outdir" ] && [ "$outdir" != "$root/dist" ]; then
+  case $outdir/ in
+    "$root"/*)
+      if ! git check-ignore -q "$outdir"; then
+        echo "release: OUTDIR $outdir is inside the work tree and not ignored by git; choose a folder outside it" >&2
+        rmdir "$outdir" 2>/dev/null || true # made above if it was new; only if empty
+        exit 2
+      fi ;;
+  esac
 fi
+
+gr=$(scripts/release/goreleaser.sh)
 
 # Reproducible bytes must not depend on the caller's environment: GoReleaser
 # sets GOOS, GOARCH, GOAMD64 and GOARM64 per target itself; these others would
@@ -82,7 +81,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$gr" release --clean "${snapshot[@]}" --skip=publish,announce
+"$gr" release --clean $snapshot --skip=publish,announce
 
 shopt -s nullglob
 artifacts=(dist/*.tar.gz dist/*.zip dist/SHA256SUMS)
