@@ -9,7 +9,7 @@
 # Each target is reported on its own line (ok / FAIL with the tool's output);
 # the exit status is 1 if any target failed, 2 on a usage error.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 all=(linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64 freebsd/amd64)
 if [ $# -gt 0 ]; then

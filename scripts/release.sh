@@ -96,4 +96,4 @@ else
   outdir=$root/dist
 fi
 echo "release: wrote to $outdir:"
-(cd "$outdir" && ls -l *.tar.gz *.zip SHA256SUMS) | sed 's/^/  /'
+(cd "$outdir" && ls -l -- git-echoes_*.tar.gz git-echoes_*.zip SHA256SUMS) | sed 's/^/  /'

@@ -26,6 +26,6 @@ if [ ! -x "$bindir/goreleaser" ]; then
   # From outside the repository, so go.mod is neither read nor touched, and
   # with the caller's GOFLAGS cleared (-mod=vendor and the like would break
   # a module-mode install).
-  (cd "$bindir" && GOBIN=$bindir GOFLAGS= go install "github.com/goreleaser/goreleaser/v2@$version") >&2
+  (cd "$bindir" && GOBIN=$bindir GOFLAGS='' go install "github.com/goreleaser/goreleaser/v2@$version") >&2
 fi
 printf '%s\n' "$bindir/goreleaser"
