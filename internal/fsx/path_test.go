@@ -216,3 +216,28 @@ func TestWithin(t *testing.T) {
 		}
 	}
 }
+
+// TestResolvePathSymlinkedParent: a workspace reached through a symlink to
+// its parent (macOS: /var -> /private/var) resolves to its real path, and
+// its managed paths, resolved the same way, are within it.
+func TestResolvePathSymlinkedParent(t *testing.T) {
+	root := resolvedTempDir(t)
+	real := filepath.Join(root, "real")
+	if err := os.MkdirAll(filepath.Join(real, "ws", "EchoesVault"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	symlinkOrSkip(t, real, filepath.Join(root, "link"))
+	ws, err := ResolvePath(root + "/link/ws")
+	if err != nil || ws != real+"/ws" {
+		t.Fatalf("workspace: %q %v", ws, err)
+	}
+	for _, rel := range []string{"EchoesVault", "EchoesVault/index.md", "EchoesVault/pages/new.md", ".echoes-vault/lock"} {
+		got, err := ResolvePath(root + "/link/ws/" + rel)
+		if err != nil || got != real+"/ws/"+rel || !Within(ws, got) {
+			t.Fatalf("%s: %q %v", rel, got, err)
+		}
+	}
+	if Within(root+"/link/ws", real+"/ws/x") {
+		t.Fatal("an unresolved root contains its resolved children: Within compares text")
+	}
+}
