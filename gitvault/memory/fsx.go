@@ -106,7 +106,7 @@ func readGuardedWith(rs *resolver, path, label string, limit int64, trustedRoot 
 // codes are those of the os-package version.
 func readGuardedCheck(path, label string, limit int64, trustedRoot string, inside func() bool) (string, error) {
 	return readGuardedVia(path, label, limit, trustedRoot, inside,
-		func() (*fsx.File, error) { return fsx.OpenNoFollow(path) },
+		func() (fsx.File, error) { return fsx.OpenNoFollow(path) },
 		func() (fsx.Ident, error) { return fsx.LstatIdent(path) })
 }
 
@@ -117,13 +117,13 @@ func readGuardedCheck(path, label string, limit int64, trustedRoot string, insid
 // per file is saved where fsx has descriptor-relative calls.
 func readGuardedAt(dir *fsx.Dir, name, path, label string, limit int64, trustedRoot string, inside func() bool) (string, error) {
 	return readGuardedVia(path, label, limit, trustedRoot, inside,
-		func() (*fsx.File, error) { return dir.OpenNoFollow(name) },
+		func() (fsx.File, error) { return dir.OpenNoFollow(name) },
 		func() (fsx.Ident, error) { return dir.Lstat(name) })
 }
 
 // readGuardedVia is the guarded reader with its open and lstat steps given.
 func readGuardedVia(path, label string, limit int64, trustedRoot string, inside func() bool,
-	open func() (*fsx.File, error), lstat func() (fsx.Ident, error)) (string, error) {
+	open func() (fsx.File, error), lstat func() (fsx.Ident, error)) (string, error) {
 	outside := func() error {
 		return newErr(CodeUnsafePath, "Refusing to read memory outside the install root: '"+path+"' is not within '"+trustedRoot+"'.")
 	}
@@ -151,7 +151,7 @@ func readGuardedVia(path, label string, limit int64, trustedRoot string, inside 
 	if st.Size > limit {
 		return "", newErr(CodeInvalid, label+" is too large ("+strconv.FormatInt(st.Size, 10)+" bytes).")
 	}
-	raw, err := readFileCapped(f, limit, st.Size)
+	raw, err := readFileCapped(&f, limit, st.Size)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
 			return "", newErr(CodeInvalid, label+" is too large (maximum "+strconv.FormatInt(limit, 10)+" bytes).")

@@ -309,7 +309,7 @@ func TestContractNoFollow(t *testing.T) {
 	}
 	defer d.Close()
 	for _, byDir := range []bool{false, true} {
-		open := func(name string) (*File, error) {
+		open := func(name string) (File, error) {
 			if byDir {
 				return d.OpenNoFollow(name)
 			}
@@ -336,7 +336,7 @@ func TestContractNoFollow(t *testing.T) {
 		if !id.IsRegular() || !lid.IsRegular() || !id.SameFile(lid) || id.Size != 7 {
 			t.Fatalf("byDir=%v: fstat %+v, lstat %+v", byDir, id, lid)
 		}
-		data, err := io.ReadAll(f)
+		data, err := io.ReadAll(&f)
 		if err != nil || string(data) != "content" {
 			t.Fatalf("read %q %v", data, err)
 		}
@@ -370,9 +370,9 @@ func TestContractNoFollow(t *testing.T) {
 	symlinkOrSkip(t, "ok.md", filepath.Join(dir, "link.md"))
 	symlinkOrSkip(t, "missing", filepath.Join(dir, "dangling.md"))
 	for _, name := range []string{"link.md", "dangling.md"} {
-		for _, f := range []func() (*File, error){
-			func() (*File, error) { return OpenNoFollow(filepath.Join(dir, name)) },
-			func() (*File, error) { return d.OpenNoFollow(name) },
+		for _, f := range []func() (File, error){
+			func() (File, error) { return OpenNoFollow(filepath.Join(dir, name)) },
+			func() (File, error) { return d.OpenNoFollow(name) },
 		} {
 			_, err := f()
 			if !isNoFollowError(err) {

@@ -58,26 +58,27 @@ func (d *Dir) ReadFileBuf(name string, buf []byte) ([]byte, error) {
 
 // OpenNoFollow is OpenNoFollow for the file name (a single path component)
 // of d.
-func (d *Dir) OpenNoFollow(name string) (*File, error) {
+func (d *Dir) OpenNoFollow(name string) (File, error) {
 	return OpenNoFollow(d.path + "/" + name)
 }
 
 // Lstat is LstatIdent for the file name (a single path component) of d.
 func (d *Dir) Lstat(name string) (Ident, error) { return LstatIdent(d.path + "/" + name) }
 
-// File is a file opened for reading by OpenNoFollow.
+// File is a file opened for reading by OpenNoFollow, returned by value
+// like the fast path's; it must not be used after Close.
 type File struct{ f *os.File }
 
 // OpenNoFollow opens path for reading without following a final symlink
 // (O_NOFOLLOW: a symlink fails with ELOOP, EMLINK on FreeBSD) and without
 // blocking on a FIFO or device (O_NONBLOCK), so that the caller can refuse
 // anything but a regular file after File.Stat.
-func OpenNoFollow(path string) (*File, error) {
+func OpenNoFollow(path string) (File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, err
+		return File{}, err
 	}
-	return &File{f: f}, nil
+	return File{f: f}, nil
 }
 
 // Stat returns the open file's Ident (fstat).

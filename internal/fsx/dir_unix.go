@@ -50,8 +50,12 @@ func (d *Dir) ReadFileBuf(name string, buf []byte) ([]byte, error) {
 
 // OpenNoFollow is OpenNoFollow for the file name (a single path component)
 // of d.
-func (d *Dir) OpenNoFollow(name string) (*File, error) {
-	return openNoFollowAt(d.fd, name, d.path+"/"+name)
+func (d *Dir) OpenNoFollow(name string) (File, error) {
+	fd, err := openRetry(d.fd, name, noFollowFlags)
+	if err != nil {
+		return File{}, &fs.PathError{Op: "open", Path: d.path + "/" + name, Err: err}
+	}
+	return File{fd: fd, dir: d.path, name: name}, nil
 }
 
 // Lstat is LstatIdent for the file name (a single path component) of d.
@@ -64,33 +68,40 @@ func (d *Dir) Lstat(name string) (Ident, error) {
 }
 
 // File is a file opened for reading by OpenNoFollow, used through plain
-// system calls.
+// system calls. It is returned by value (the guarded reader's per-file path
+// then allocates nothing); it must not be used after Close.
 type File struct {
-	fd   int
-	name string
+	fd        int
+	dir, name string // the path for messages: dir + "/" + name, or name
 }
+
+const noFollowFlags = unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC
 
 // OpenNoFollow opens path for reading without following a final symlink
 // (O_NOFOLLOW: a symlink fails with ELOOP, EMLINK on FreeBSD) and without
 // blocking on a FIFO or device (O_NONBLOCK), so that the caller can refuse
 // anything but a regular file after File.Stat.
-func OpenNoFollow(path string) (*File, error) {
-	return openNoFollowAt(unix.AT_FDCWD, path, path)
+func OpenNoFollow(path string) (File, error) {
+	fd, err := openRetry(unix.AT_FDCWD, path, noFollowFlags)
+	if err != nil {
+		return File{}, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return File{fd: fd, name: path}, nil
 }
 
-func openNoFollowAt(dirfd int, name, display string) (*File, error) {
-	fd, err := openRetry(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: display, Err: err}
+// path is the file's path for messages.
+func (f *File) path() string {
+	if f.dir == "" {
+		return f.name
 	}
-	return &File{fd: fd, name: display}, nil
+	return f.dir + "/" + f.name
 }
 
 // Stat returns the open file's Ident (fstat).
 func (f *File) Stat() (Ident, error) {
 	var st unix.Stat_t
 	if err := retry(func() error { return unix.Fstat(f.fd, &st) }); err != nil {
-		return Ident{}, &fs.PathError{Op: "fstat", Path: f.name, Err: err}
+		return Ident{}, &fs.PathError{Op: "fstat", Path: f.path(), Err: err}
 	}
 	return identOf(&st), nil
 }
@@ -104,7 +115,7 @@ func (f *File) Read(p []byte) (int, error) {
 		return err
 	})
 	if err != nil {
-		return 0, &fs.PathError{Op: "read", Path: f.name, Err: err}
+		return 0, &fs.PathError{Op: "read", Path: f.path(), Err: err}
 	}
 	if n == 0 && len(p) > 0 {
 		return 0, io.EOF

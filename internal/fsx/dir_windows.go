@@ -57,12 +57,13 @@ func (d *Dir) ReadFileBuf(name string, buf []byte) ([]byte, error) {
 
 // OpenNoFollow is OpenNoFollow for the file name (a single path component)
 // of d.
-func (d *Dir) OpenNoFollow(name string) (*File, error) { return OpenNoFollow(d.join(name)) }
+func (d *Dir) OpenNoFollow(name string) (File, error) { return OpenNoFollow(d.join(name)) }
 
 // Lstat is LstatIdent for the file name (a single path component) of d.
 func (d *Dir) Lstat(name string) (Ident, error) { return LstatIdent(d.join(name)) }
 
-// File is a file opened for reading by OpenNoFollow.
+// File is a file opened for reading by OpenNoFollow, returned by value
+// like the POSIX fast path's; it must not be used after Close.
 type File struct {
 	h    windows.Handle
 	name string
@@ -75,21 +76,21 @@ type File struct {
 // refused by the caller after File.Stat, as on POSIX systems. The handle
 // shares read, write and delete access, so holding it never blocks
 // another process's rename or removal.
-func OpenNoFollow(path string) (*File, error) {
+func OpenNoFollow(path string) (File, error) {
 	h, err := openHandle(path, windows.GENERIC_READ, windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return File{}, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	id, err := identOfHandle(h)
 	if err != nil {
 		windows.CloseHandle(h)
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return File{}, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	if id.Mode&fs.ModeSymlink != 0 {
 		windows.CloseHandle(h)
-		return nil, &fs.PathError{Op: "open", Path: path, Err: syscall.ELOOP}
+		return File{}, &fs.PathError{Op: "open", Path: path, Err: syscall.ELOOP}
 	}
-	return &File{h: h, name: path}, nil
+	return File{h: h, name: path}, nil
 }
 
 // Stat returns the open file's Ident.
