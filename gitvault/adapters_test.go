@@ -152,9 +152,7 @@ func TestAdapterPlanRuntime(t *testing.T) {
 	if err := os.MkdirAll(ws.RuntimeDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink("nowhere", ws.Runtime); err != nil {
-		t.Fatal(err)
-	}
+	symlinkOrSkip(t, "nowhere", ws.Runtime)
 	if _, err := ws.planRuntime(false); err == nil || err.Error() != "Refusing to replace a symbolic-link runtime: "+ws.Runtime {
 		t.Fatalf("dangling symlink runtime: %v", err)
 	}

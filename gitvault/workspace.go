@@ -56,6 +56,15 @@ func ResolveWorkspace(dir string) (*Workspace, error) {
 	root, inGit := real, false
 	if top, ok, err := gitrepo.Discover(real); err == nil && ok {
 		root, inGit = top, true
+		// Confinement compares fsx.ResolvePath results on both sides, so
+		// the top level is resolved by the same function as the managed
+		// paths. It is already real on POSIX systems (a no-op there); on
+		// Windows filepath.EvalSymlinks, which gitrepo uses, does not
+		// follow junctions while ResolvePath does, and a workspace under
+		// a junction would otherwise be refused as an escape.
+		if r, err := fsx.ResolvePath(top); err == nil {
+			root = r
+		}
 	}
 	ws := newWorkspace(root)
 	ws.InGit = inGit

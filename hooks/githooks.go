@@ -767,33 +767,18 @@ func normalizeSection(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// writeLocked replaces p through p.lock, created exclusively as git does.
+// writeLocked replaces p through p.lock, created exclusively as git does
+// (fsx.WriteLocked: atomic rename, on Windows MoveFileEx write-through).
 func writeLocked(p string, data []byte) error {
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(p); err == nil {
-		mode = fi.Mode().Perm()
+	err := fsx.WriteLocked(p, data)
+	var le *fsx.LockFileError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &le) && errors.Is(le.Err, fs.ErrExist):
+		return fmt.Errorf("cannot lock %s: %s exists (another git process is writing the config)", p, le.Path)
+	case errors.As(err, &le):
+		return fmt.Errorf("lock %s: %w", p, le.Err)
 	}
-	lock := p + ".lock"
-	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("cannot lock %s: %s exists (another git process is writing the config)", p, lock)
-		}
-		return fmt.Errorf("lock %s: %w", p, err)
-	}
-	_, werr := f.Write(data)
-	if err := f.Sync(); werr == nil {
-		werr = err
-	}
-	if err := f.Close(); werr == nil {
-		werr = err
-	}
-	if werr == nil {
-		werr = os.Rename(lock, p)
-	}
-	if werr != nil {
-		_ = os.Remove(lock)
-		return fmt.Errorf("write %s: %w", p, werr)
-	}
-	return nil
+	return fmt.Errorf("write %s: %w", p, err)
 }

@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"golang.org/x/sys/unix"
+	"github.com/git-echoes/git-echoes/internal/fsx"
 )
 
 // nodeErrnoText holds libuv's descriptions, so raw OS errors read like the
@@ -35,11 +35,12 @@ var nodeErrnoText = map[syscall.Errno][2]string{
 	syscall.EROFS:   {"EROFS", "read-only file system"},
 }
 
-// osError wraps a failed system call with a Node-style message.
+// osError wraps a failed system call with a Node-style message. fsx.Errno
+// gives the POSIX number behind err (on Windows translated as libuv does),
+// so the wording is the same on every OS.
 func osError(err error, op, path string) *Error {
-	var errno syscall.Errno
 	msg := err.Error()
-	if errors.As(err, &errno) {
+	if errno, ok := fsx.Errno(err); ok {
 		if t, ok := nodeErrnoText[errno]; ok {
 			msg = t[0] + ": " + t[1] + ", " + op + " '" + path + "'"
 		} else {
@@ -49,42 +50,34 @@ func osError(err error, op, path string) *Error {
 	return &Error{Code: CodeIO, Message: msg, Err: err}
 }
 
-// sameFile compares identities as the reference does: the inode always,
-// the device only when both sides report a non-zero one.
-func sameFile(a, b os.FileInfo) bool {
-	sa, ok1 := a.Sys().(*syscall.Stat_t)
-	sb, ok2 := b.Sys().(*syscall.Stat_t)
-	if !ok1 || !ok2 {
-		return os.SameFile(a, b)
+// nodeOp names the system call of an os-package operation as Node's
+// messages do.
+func nodeOp(op string) string {
+	switch op {
+	case "sync":
+		return "fsync"
+	case "stat":
+		return "fstat"
 	}
-	return sameStat(sa, sb)
+	return op
 }
 
-func sameStat(sa, sb *syscall.Stat_t) bool {
-	if sa.Ino != sb.Ino {
-		return false
+// fsError words an error of an fsx write primitive (the os package's
+// *fs.PathError and *os.LinkError) as the reference does.
+func fsError(err error) *Error {
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return osError(le.Err, le.Op, le.Old+"' -> '"+le.New)
 	}
-	if sa.Dev != 0 && sb.Dev != 0 && sa.Dev != sb.Dev {
-		return false
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return osError(pe.Err, nodeOp(pe.Op), pe.Path)
 	}
-	return true
-}
-
-// isRegularStat is os.FileMode.IsRegular for a raw stat.
-func isRegularStat(st *syscall.Stat_t) bool { return st.Mode&syscall.S_IFMT == syscall.S_IFREG }
-
-// retryEINTR repeats a system call interrupted by a signal, as the os
-// package does.
-func retryEINTR(f func() error) error {
-	for {
-		if err := f(); err != syscall.EINTR {
-			return err
-		}
-	}
+	return &Error{Code: CodeIO, Message: err.Error(), Err: err}
 }
 
 // readGuarded is the reference's guarded reader (CONFORMANCE §11.3): no
-// symlinks, no FIFOs (O_NONBLOCK keeps the open from blocking), identity
+// symlinks, no FIFOs (the no-follow open does not block on them), identity
 // re-checked after open, containment re-checked, size capped, fatal UTF-8
 // decoding with one BOM removed. trustedRoot may be empty.
 func readGuarded(path, label string, limit int64, trustedRoot string) (string, error) {
@@ -105,88 +98,52 @@ func readGuardedWith(rs *resolver, path, label string, limit int64, trustedRoot 
 // after the identity check. The scan passes a test that reuses the
 // directory's cached realpath (resolver.fileWithin); that is exact here,
 // because a path that is missing or a regular non-symlink file resolves
-// through its directory, and a symlink fails the O_NOFOLLOW open anyway.
+// through its directory, and a symlink fails the no-follow open anyway.
 //
-// The descriptor is used through raw system calls: os.NewFile on an
-// O_NONBLOCK descriptor costs an fcntl and a poller registration, and a
-// buffer sized from fstat avoids io.ReadAll's repeated small reads.
-// Error messages and codes are those of the os-package version.
+// The open, fstat and lstat are fsx's (fsx.OpenNoFollow, File.Stat,
+// fsx.LstatIdent): plain system calls on the fast path, and a buffer sized
+// from fstat avoids io.ReadAll's repeated small reads. Error messages and
+// codes are those of the os-package version.
 func readGuardedCheck(path, label string, limit int64, trustedRoot string, inside func() bool) (string, error) {
 	return readGuardedVia(path, label, limit, trustedRoot, inside,
-		func() (int, error) {
-			return syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-		},
-		func() (fileID, error) {
-			var st syscall.Stat_t
-			if err := retryEINTR(func() error { return syscall.Lstat(path, &st) }); err != nil {
-				return fileID{}, err
-			}
-			return idOfStat(&st), nil
-		})
+		func() (fsx.File, error) { return fsx.OpenNoFollow(path) },
+		func() (fsx.Ident, error) { return fsx.LstatIdent(path) })
 }
 
 // readGuardedAt is readGuardedCheck for the scan, with the open and the
-// lstat done relative to dirfd, an open descriptor of path's directory
-// (name is path's last element). Without concurrent renames the two name
-// the same file, so every outcome is the path-based one; the path walk of
-// two system calls per file is saved.
-func readGuardedAt(dirfd int, name, path, label string, limit int64, trustedRoot string, inside func() bool) (string, error) {
+// lstat done relative to dir, the open directory of path (name is path's
+// last element). Without concurrent renames the two name the same file, so
+// every outcome is the path-based one; the path walk of two system calls
+// per file is saved where fsx has descriptor-relative calls.
+func readGuardedAt(dir *fsx.Dir, name, path, label string, limit int64, trustedRoot string, inside func() bool) (string, error) {
 	return readGuardedVia(path, label, limit, trustedRoot, inside,
-		func() (int, error) {
-			return syscall.Openat(dirfd, name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-		},
-		func() (fileID, error) {
-			var st unix.Stat_t
-			if err := retryEINTR(func() error { return unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
-				return fileID{}, err
-			}
-			return fileID{regular: st.Mode&unix.S_IFMT == unix.S_IFREG, ino: uint64(st.Ino), dev: uint64(st.Dev)}, nil
-		})
-}
-
-// fileID is what the identity check compares.
-type fileID struct {
-	regular  bool
-	ino, dev uint64
-}
-
-func idOfStat(st *syscall.Stat_t) fileID {
-	return fileID{regular: isRegularStat(st), ino: uint64(st.Ino), dev: uint64(st.Dev)}
-}
-
-// same is sameStat on fileIDs: the inode always, the device only when both
-// are non-zero.
-func (a fileID) same(b fileID) bool {
-	return a.ino == b.ino && (a.dev == 0 || b.dev == 0 || a.dev == b.dev)
+		func() (fsx.File, error) { return dir.OpenNoFollow(name) },
+		func() (fsx.Ident, error) { return dir.Lstat(name) })
 }
 
 // readGuardedVia is the guarded reader with its open and lstat steps given.
 func readGuardedVia(path, label string, limit int64, trustedRoot string, inside func() bool,
-	open func() (int, error), lstat func() (fileID, error)) (string, error) {
+	open func() (fsx.File, error), lstat func() (fsx.Ident, error)) (string, error) {
 	outside := func() error {
 		return newErr(CodeUnsafePath, "Refusing to read memory outside the install root: '"+path+"' is not within '"+trustedRoot+"'.")
 	}
 	if inside != nil && !inside() {
 		return "", outside()
 	}
-	fd, err := open()
+	f, err := open()
 	if err != nil {
 		return "", osError(err, "open", path)
 	}
-	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if err := retryEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
-		return "", osError(&fs.PathError{Op: "stat", Path: path, Err: err}, "fstat", path)
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", osError(err, "fstat", path)
 	}
-	if !isRegularStat(&st) {
+	if !st.IsRegular() {
 		return "", newErr(CodeUnsafePath, label+" must be a regular, non-symlink file.")
 	}
-	if lid, err := lstat(); err != nil || !lid.regular || !idOfStat(&st).same(lid) {
-		var perr error
-		if err != nil {
-			perr = &fs.PathError{Op: "lstat", Path: path, Err: err}
-		}
-		return "", &Error{Code: CodeUnsafePath, Message: label + " must remain a regular, non-symlink file while it is opened.", Err: perr}
+	if lid, err := lstat(); err != nil || !lid.IsRegular() || !st.SameFile(lid) {
+		return "", &Error{Code: CodeUnsafePath, Message: label + " must remain a regular, non-symlink file while it is opened.", Err: err}
 	}
 	if inside != nil && !inside() {
 		return "", outside()
@@ -194,12 +151,12 @@ func readGuardedVia(path, label string, limit int64, trustedRoot string, inside 
 	if st.Size > limit {
 		return "", newErr(CodeInvalid, label+" is too large ("+strconv.FormatInt(st.Size, 10)+" bytes).")
 	}
-	raw, err := readFDCapped(fd, limit, st.Size)
+	raw, err := readFileCapped(&f, limit, st.Size)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
 			return "", newErr(CodeInvalid, label+" is too large (maximum "+strconv.FormatInt(limit, 10)+" bytes).")
 		}
-		return "", osError(&fs.PathError{Op: "read", Path: path, Err: err}, "read", path)
+		return "", osError(err, "read", path)
 	}
 	text, ok := decodeOwned(raw)
 	if !ok {
@@ -217,28 +174,23 @@ func decodeOwned(raw []byte) (string, bool) {
 	return strings.TrimPrefix(unsafe.String(unsafe.SliceData(raw), len(raw)), "\uFEFF"), true
 }
 
-// readFDCapped is readCapped on a raw descriptor: it reads to EOF or until
+// readFileCapped is readCapped on a guarded file: it reads to EOF or until
 // limit+1 bytes have arrived, starting with a buffer for the fstat size
 // plus one byte so that a file that did not change needs one read for its
 // bytes and one to see EOF.
-func readFDCapped(fd int, limit, size int64) ([]byte, error) {
+func readFileCapped(f *fsx.File, limit, size int64) ([]byte, error) {
 	most := int(limit) + 1
 	buf := make([]byte, 0, min(int(max(size, 0))+1, most))
 	for len(buf) < most {
 		if len(buf) == cap(buf) {
 			buf = slices.Grow(buf, min(cap(buf), most-len(buf)))
 		}
-		var n int
-		err := retryEINTR(func() error {
-			var err error
-			n, err = syscall.Read(fd, buf[len(buf):min(cap(buf), most)])
-			return err
-		})
+		n, err := f.Read(buf[len(buf):min(cap(buf), most)])
+		if err == io.EOF {
+			break
+		}
 		if err != nil {
 			return nil, err
-		}
-		if n <= 0 {
-			break
 		}
 		buf = buf[:len(buf)+n]
 	}
@@ -278,124 +230,60 @@ func uuidV4() (string, error) {
 var errDestinationExists = errors.New("destination exists")
 
 // publishCreateOnly writes content to dest without ever replacing anything
-// there (CONFORMANCE §9.1): an exclusive temporary file in the same
-// directory, identity checks, fsync, then a hard link (which fails on any
-// existing entry, even a dangling symlink) and a directory fsync.
+// there (CONFORMANCE §9.1) with fsx.Publish: an exclusive temporary file in
+// the same directory, identity checks, fsync, then a create-only
+// publication (a hard link, which fails on any existing entry, even a
+// dangling symlink; without hard links an atomic no-replace rename, never a
+// write of the final name) and a directory fsync (the reference omits it
+// and can lose a saved memory on a crash). Containment is checked before,
+// after the temporary file is created, and right before publication.
 func publishCreateOnly(root, dest string, content []byte) error {
-	if !within(dest, root) {
+	escape := func() error {
 		return newErr(CodeUnsafePath, "Refusing to write memory outside the install root: '"+dest+"' is not within '"+root+"'.")
 	}
-	dir := filepath.Dir(dest)
+	if !within(dest, root) {
+		return escape()
+	}
 	u, err := uuidV4()
 	if err != nil {
 		return &Error{Code: CodeIO, Message: "cannot generate a temporary name: " + err.Error(), Err: err}
 	}
-	tmp := filepath.Join(dir, ".ecc-memory-"+strconv.Itoa(os.Getpid())+"-"+u[0:8]+"-"+u[8:12]+"-"+u[12:16]+"-"+u[16:20]+"-"+u[20:]+".tmp")
-	fd, err := syscall.Open(tmp, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
-	if err != nil {
-		return osError(err, "open", tmp)
-	}
-	// The temporary name is ours alone; remove it whatever happens, the
-	// published hard link (if any) keeps the content.
-	defer os.Remove(tmp)
-	f := os.NewFile(uintptr(fd), tmp)
-	changed := newErr(CodeUnsafePath, "Memory destination changed while it was being created.")
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return osError(err, "fstat", tmp)
-	}
-	li, lerr := os.Lstat(tmp)
-	if lerr != nil || !fi.Mode().IsRegular() || !li.Mode().IsRegular() || !sameFile(fi, li) || !within(tmp, root) {
-		f.Close()
-		return changed
-	}
-	if _, err := f.Write(content); err != nil {
-		f.Close()
-		return osError(err, "write", tmp)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return osError(err, "fsync", tmp)
-	}
-	if err := f.Close(); err != nil {
-		return osError(err, "close", tmp)
-	}
-	if !within(dest, root) {
-		return newErr(CodeUnsafePath, "Refusing to write memory outside the install root: '"+dest+"' is not within '"+root+"'.")
-	}
-	if err := os.Link(tmp, dest); err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return errDestinationExists
-		}
-		if !linkUnsupported(err) {
-			return osError(unwrapLink(err), "link", tmp+"' -> '"+dest)
-		}
-		// Filesystems without hard links: an atomic no-replace rename keeps
-		// the create-only guarantee; writing dest directly never would.
-		if rerr := renameNoReplace(tmp, dest); rerr != nil {
-			if errors.Is(rerr, os.ErrExist) {
-				return errDestinationExists
+	tmp := filepath.Join(filepath.Dir(dest), ".ecc-memory-"+strconv.Itoa(os.Getpid())+"-"+u[0:8]+"-"+u[8:12]+"-"+u[12:16]+"-"+u[16:20]+"-"+u[20:]+".tmp")
+	err = fsx.Publish(dest, content, fsx.PublishOptions{
+		Temp: tmp,
+		Created: func() error {
+			if !within(tmp, root) {
+				return fsx.ErrChanged
 			}
-			return osError(rerr, "rename", tmp+"' -> '"+dest)
-		}
+			return nil
+		},
+		BeforePublish: func() error {
+			if !within(dest, root) {
+				return escape()
+			}
+			return nil
+		},
+	})
+	var ee *fsx.ExistsError
+	var me *Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ee):
+		return errDestinationExists
+	case errors.Is(err, fsx.ErrChanged):
+		return newErr(CodeUnsafePath, "Memory destination changed while it was being created.")
+	case errors.As(err, &me):
+		return me
 	}
-	return syncDir(dir)
-}
-
-func unwrapLink(err error) error {
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
-}
-
-func linkUnsupported(err error) bool {
-	e := unwrapLink(err)
-	return errors.Is(e, syscall.EPERM) || errors.Is(e, syscall.ENOTSUP) || errors.Is(e, syscall.EOPNOTSUPP) || errors.Is(e, syscall.ENOSYS)
-}
-
-// syncDir makes a new directory entry durable; the reference omits it and
-// can lose a saved memory on a crash.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return osError(err, "open", dir)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return osError(err, "fsync", dir)
-	}
-	return nil
+	return fsError(err)
 }
 
 // mkdirAll creates dir and its parents with mode 0700 and fsyncs the
 // parent of every directory it created.
 func mkdirAll(dir string) error {
-	var created []string
-	for cur := dir; ; {
-		if _, err := os.Lstat(cur); err == nil {
-			break
-		}
-		created = append(created, cur)
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			break
-		}
-		cur = parent
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return osError(pe.Err, "mkdir", pe.Path)
-		}
-		return &Error{Code: CodeIO, Message: err.Error(), Err: err}
-	}
-	for _, c := range created {
-		if err := syncDir(filepath.Dir(c)); err != nil {
-			return err
-		}
+	if err := fsx.MkdirAllSync(dir, 0o700); err != nil {
+		return fsError(err)
 	}
 	return nil
 }

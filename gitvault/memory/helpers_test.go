@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -61,4 +62,31 @@ func writeFile(t testing.TB, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// symlinkOrSkip creates link -> target, or skips the test where the system
+// cannot create symlinks: Windows without Developer Mode or
+// SeCreateSymbolicLinkPrivilege refuses, and Wine reports success without
+// creating anything. Elsewhere a failure is fatal.
+func symlinkOrSkip(t testing.TB, target, link string) {
+	t.Helper()
+	if !trySymlink(t, target, link) {
+		t.Skipf("cannot create symlinks here (%s): Windows needs Developer Mode, Wine creates none", link)
+	}
+}
+
+// trySymlink creates link -> target and reports whether a symlink now
+// exists there; only on Windows may it not.
+func trySymlink(t testing.TB, target, link string) bool {
+	t.Helper()
+	err := os.Symlink(target, link)
+	if err == nil {
+		if fi, lerr := os.Lstat(link); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return true
+		}
+	}
+	if runtime.GOOS != "windows" {
+		t.Fatalf("symlink %s: %v", link, err)
+	}
+	return false
 }

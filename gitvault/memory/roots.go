@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
+
+	"github.com/git-echoes/git-echoes/internal/fsx"
 )
 
 // Roots is the resolved vault layout for one command or MCP call. Resolve
@@ -47,9 +48,9 @@ func ResolveRoots(opts RootOptions) (*Roots, error) {
 	}
 	cwd := opts.Cwd
 	if cwd == "" {
-		// syscall.Getwd is getcwd(3): the physical path, as Node's
+		// fsx.Getwd is getcwd(3): the physical path, as Node's
 		// process.cwd() reports it; os.Getwd may return a logical $PWD.
-		wd, err := syscall.Getwd()
+		wd, err := fsx.Getwd()
 		if err != nil {
 			return nil, &Error{Code: CodeIO, Message: "cannot determine the current directory: " + err.Error(), Err: err}
 		}
@@ -115,6 +116,11 @@ func checkOverride(cwd, v string) (string, error) {
 func resolveLexical(cwd, p string) string {
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p)
+	}
+	if filepath.VolumeName(p) == "" && p != "" && os.IsPathSeparator(p[0]) {
+		// Windows: a rooted path without a drive ("\x", "/x") is on the
+		// working directory's drive, as path.win32.resolve has it.
+		return filepath.Clean(filepath.VolumeName(cwd) + p)
 	}
 	return filepath.Join(cwd, p)
 }
@@ -212,7 +218,7 @@ func (rs *resolver) realpathNearest(p string) (string, error) {
 
 func (rs *resolver) realpath(p string, isDir bool) (string, error) {
 	if rs == nil {
-		return filepath.EvalSymlinks(p)
+		return fsx.RealPath(p)
 	}
 	if isDir {
 		rs.mu.Lock()
@@ -221,7 +227,7 @@ func (rs *resolver) realpath(p string, isDir bool) (string, error) {
 		if ok {
 			return r, nil
 		}
-		r, err := filepath.EvalSymlinks(p)
+		r, err := fsx.RealPath(p)
 		if err == nil {
 			rs.mu.Lock()
 			rs.dirs[p] = r
@@ -232,7 +238,7 @@ func (rs *resolver) realpath(p string, isDir bool) (string, error) {
 	// A file that is not itself a symlink resolves through its directory.
 	li, err := os.Lstat(p)
 	if err != nil || li.Mode()&fs.ModeSymlink != 0 {
-		return filepath.EvalSymlinks(p)
+		return fsx.RealPath(p)
 	}
 	dir, err := rs.realpath(filepath.Dir(p), true)
 	if err != nil {
@@ -306,7 +312,8 @@ func (r *Roots) checkRootSafety(scope string) error {
 	if !within(root, boundary) {
 		return newErr(CodeUnsafePath, "Refusing to access memory through a symlink outside the install root: '"+root+"' is not within '"+boundary+"'.")
 	}
-	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+	// fsx.IsSymlink: on Windows a junction is refused like a symlink.
+	if fsx.IsSymlink(root) {
 		return newErr(CodeUnsafePath, "Refusing to access memory through symlink root: "+root)
 	}
 	return nil

@@ -12,7 +12,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
+
+	"github.com/git-echoes/git-echoes/internal/fsx"
 )
 
 // Diagnostic codes of invalid files (§11.5).
@@ -155,7 +156,7 @@ func (s *scanner) walkDir(root, rel string, depth int, scope string, files *[]st
 		}
 		typ := e.Type()
 		switch {
-		case typ&fs.ModeSymlink != 0:
+		case fsx.IsLinkEntry(dir, e):
 			s.res.SkippedSymlinkCount++
 			if len(s.res.SkippedSymlinks) < MaxDiagnostics {
 				s.res.SkippedSymlinks = append(s.res.SkippedSymlinks, scope+":"+childRel)
@@ -269,8 +270,8 @@ func (s *scanner) examine(root, rootReal string, rootOK bool, scope, rel string,
 	inside := func() bool { return rootOK && s.paths.fileWithin(dir, base, rootReal) }
 	var text string
 	var err error
-	if dirfd, ok := sd.acquire(); ok {
-		text, err = readGuardedAt(dirfd, base, path, "memory document", MaxDocumentBytes, root, inside)
+	if d, ok := sd.acquire(); ok {
+		text, err = readGuardedAt(d, base, path, "memory document", MaxDocumentBytes, root, inside)
 	} else {
 		text, err = readGuardedCheck(path, "memory document", MaxDocumentBytes, root, inside)
 	}
@@ -340,15 +341,22 @@ func (s *scanner) readFiles(root, scope string, files []string) {
 		})
 }
 
-// scanDir is a directory holding collected files. Its descriptor is opened
-// by the first file read from it and closed after the last, so only the
-// directories with reads in flight hold one.
+// scanDir is a directory holding collected files. It is opened (fsx.Dir,
+// a descriptor on the fast path) by the first file read from it and closed
+// after the last, so only the directories with reads in flight hold one.
 type scanDir struct {
-	path string
-	left atomic.Int32 // files not yet released
-	mu   sync.Mutex
-	fd   int // -1: not opened yet; -2: closed or failed
+	path  string
+	left  atomic.Int32 // files not yet released
+	mu    sync.Mutex
+	dir   *fsx.Dir
+	state int8 // dirUnopened, dirOpen or dirDone (closed or failed)
 }
+
+const (
+	dirUnopened int8 = iota
+	dirOpen
+	dirDone
+)
 
 // groupByDir returns the directories of files (root-relative posix paths)
 // and each file's directory index.
@@ -365,7 +373,7 @@ func groupByDir(root string, files []string) ([]*scanDir, []int) {
 		if !ok {
 			k = len(dirs)
 			index[dir] = k
-			dirs = append(dirs, &scanDir{path: filepath.Join(root, filepath.FromSlash(dir)), fd: -1})
+			dirs = append(dirs, &scanDir{path: filepath.Join(root, filepath.FromSlash(dir))})
 		}
 		dirs[k].left.Add(1)
 		dirOf[i] = k
@@ -373,20 +381,19 @@ func groupByDir(root string, files []string) ([]*scanDir, []int) {
 	return dirs, dirOf
 }
 
-// acquire returns the directory's descriptor, opening it on first use. It
-// reports false when the directory cannot be opened; the caller then uses
-// the path-based reader, so the outcome is the same either way.
-func (d *scanDir) acquire() (int, bool) {
+// acquire returns the open directory, opening it on first use. It reports
+// false when the directory cannot be opened; the caller then uses the
+// path-based reader, so the outcome is the same either way.
+func (d *scanDir) acquire() (*fsx.Dir, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.fd == -1 {
-		fd, err := syscall.Open(d.path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-		if err != nil {
-			fd = -2
+	if d.state == dirUnopened {
+		d.state = dirDone
+		if dir, err := fsx.OpenDir(d.path); err == nil {
+			d.dir, d.state = dir, dirOpen
 		}
-		d.fd = fd
 	}
-	return d.fd, d.fd >= 0
+	return d.dir, d.state == dirOpen
 }
 
 // release marks one file done; the last one closes the descriptor.
@@ -399,10 +406,10 @@ func (d *scanDir) release() {
 func (d *scanDir) close() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.fd >= 0 {
-		syscall.Close(d.fd)
+	if d.state == dirOpen {
+		_ = d.dir.Close()
 	}
-	d.fd = -2
+	d.dir, d.state = nil, dirDone
 }
 
 // runOrdered calls consume(i, compute(i)) for i = 0, 1, … n-1 in order,

@@ -2,10 +2,10 @@ package memory
 
 import (
 	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/git-echoes/git-echoes/internal/fsx"
 )
 
 // SaveInput is a request to create one memory. Empty Kind, Scope and
@@ -131,7 +131,8 @@ func prepareKindDir(root, dir string) error {
 	if !within(dir, root) {
 		return newErr(CodeUnsafePath, "Refusing to access memory directory outside the install root: '"+dir+"' is not within '"+root+"'.")
 	}
-	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+	// fsx.IsSymlink: on Windows a junction is refused like a symlink.
+	if fsx.IsSymlink(dir) {
 		return newErr(CodeUnsafePath, "Refusing to access memory through symlink directory: "+dir)
 	}
 	return mkdirAll(dir)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +30,8 @@ func TestMemorySaveWritesExactBytesCreateOnly(t *testing.T) {
 		t.Fatalf("file bytes:\n%s", got)
 	}
 	fi, err := os.Stat(res.Path)
-	if err != nil || fi.Mode().Perm()&0o077 != 0 {
+	// Windows has no group and other permission bits (Go reports 0666).
+	if err != nil || (runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0) {
 		t.Fatalf("memory file mode %v %v", fi.Mode(), err)
 	}
 	gi, err := os.ReadFile(filepath.Join(r.ProjectVault, "project", ".gitignore"))
@@ -50,15 +52,10 @@ func TestMemorySaveWritesExactBytesCreateOnly(t *testing.T) {
 
 func TestMemoryPublishNeverReplaces(t *testing.T) {
 	root := t.TempDir()
-	dest := filepath.Join(root, "x.md")
-	if err := os.Symlink(filepath.Join(root, "missing"), dest); err != nil {
-		t.Fatal(err)
-	}
-	if err := publishCreateOnly(root, dest, []byte("new")); !errors.Is(err, errDestinationExists) {
-		t.Fatalf("dangling symlink destination: %v", err)
-	}
-	if _, err := os.Lstat(filepath.Join(root, "missing")); !os.IsNotExist(err) {
-		t.Fatal("publication followed the dangling symlink")
+	existing := filepath.Join(root, "e.md")
+	writeFile(t, existing, "old")
+	if err := publishCreateOnly(root, existing, []byte("new")); !errors.Is(err, errDestinationExists) {
+		t.Fatalf("existing destination: %v", err)
 	}
 	other := t.TempDir()
 	err := publishCreateOnly(root, filepath.Join(root, "..", filepath.Base(other), "y.md"), []byte("x"))
@@ -66,6 +63,20 @@ func TestMemoryPublishNeverReplaces(t *testing.T) {
 		t.Fatalf("escape: %v", err)
 	}
 	if len(listFiles(t, root)) != 1 || len(listFiles(t, other)) != 0 {
+		t.Fatal("unexpected files after refused publications")
+	}
+	if b, err := os.ReadFile(existing); err != nil || string(b) != "old" {
+		t.Fatalf("existing destination changed: %q %v", b, err)
+	}
+	dest := filepath.Join(root, "x.md")
+	symlinkOrSkip(t, filepath.Join(root, "missing"), dest)
+	if err := publishCreateOnly(root, dest, []byte("new")); !errors.Is(err, errDestinationExists) {
+		t.Fatalf("dangling symlink destination: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, "missing")); !os.IsNotExist(err) {
+		t.Fatal("publication followed the dangling symlink")
+	}
+	if len(listFiles(t, root)) != 2 {
 		t.Fatal("unexpected files after refused publications")
 	}
 }
@@ -91,7 +102,9 @@ func TestMemoryRootOverrides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.UserVault != filepath.Join(dir, "rel", "u") || r.ScopeRoot("team") != "/abs/q/team" || r.ScopeRoot("user") != r.UserVault {
+	// On Windows "/abs/p/../q" is rooted on the working directory's drive.
+	team := filepath.Join(filepath.VolumeName(dir)+string(filepath.Separator), "abs", "q", "team")
+	if r.UserVault != filepath.Join(dir, "rel", "u") || r.ScopeRoot("team") != team || r.ScopeRoot("user") != r.UserVault {
 		t.Fatalf("%+v", r)
 	}
 	// Without a .git anywhere above, the project root is the cwd itself.

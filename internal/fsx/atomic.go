@@ -1,23 +1,20 @@
 package fsx
 
 import (
-	"bufio"
 	"crypto/rand"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"sync"
 	"syscall"
 )
 
 // ErrSymlink is the sentinel matched (via errors.Is) by every *SymlinkError.
 var ErrSymlink = errors.New("refusing to replace a symbolic link")
 
-// SymlinkError is returned when a write target is itself a symbolic link.
+// SymlinkError is returned when a write target is itself a symbolic link
+// (on Windows also a junction or any other name-surrogate reparse point).
 type SymlinkError struct{ Path string }
 
 // Error returns the reference engine's message for this condition (§5 step 2).
@@ -38,47 +35,9 @@ const (
 	defaultDirMode fs.FileMode = 0o755
 )
 
-var (
-	umaskOnce  sync.Once
-	umaskValue fs.FileMode
-)
-
-// processUmask returns the process umask, read once from /proc/self/status
-// (which, unlike syscall.Umask, does not modify process-global state), with a
-// fallback of 0022 when it cannot be read.
-func processUmask() fs.FileMode {
-	umaskOnce.Do(func() {
-		umaskValue = 0o022
-		if m, ok := readProcUmask("/proc/self/status"); ok {
-			umaskValue = m
-		}
-	})
-	return umaskValue
-}
-
-func readProcUmask(statusPath string) (fs.FileMode, bool) {
-	f, err := os.Open(statusPath)
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		rest, ok := strings.CutPrefix(line, "Umask:")
-		if !ok {
-			continue
-		}
-		v, err := strconv.ParseUint(strings.TrimSpace(rest), 8, 32)
-		if err != nil {
-			return 0, false
-		}
-		return fs.FileMode(v) & fs.ModePerm, true
-	}
-	return 0, false
-}
-
-// newFileMode is the mode given to files that did not exist before.
+// newFileMode is the mode given to files that did not exist before: 0644
+// minus the umask (Windows has no umask: 0644, which Go maps to a writable
+// file).
 func newFileMode() fs.FileMode { return defaultFileMode &^ processUmask() }
 
 // randomTempSuffix returns 8 characters from [a-z0-9_], uniformly.
@@ -114,6 +73,13 @@ func TempName(base string) (string, error) {
 	return "." + base + "." + suffix + ".tmp", nil
 }
 
+// openExclusive creates name exclusively (O_EXCL never follows a symlink,
+// on Windows CREATE_NEW never opens an existing entry) with mode 0600,
+// open for writing.
+func openExclusive(name string) (*os.File, error) {
+	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC, 0o600)
+}
+
 // createTemp creates, exclusively and with mode 0600, a temporary file next to
 // target and returns it open for writing.
 func createTemp(target string) (*os.File, error) {
@@ -127,7 +93,7 @@ func createTemp(target string) (*os.File, error) {
 		if err != nil {
 			return nil, err
 		}
-		f, err := os.OpenFile(filepath.Join(dir, name), os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC, 0o600)
+		f, err := openExclusive(filepath.Join(dir, name))
 		if err == nil {
 			return f, nil
 		}
@@ -139,83 +105,159 @@ func createTemp(target string) (*os.File, error) {
 	return nil, fmt.Errorf("create temporary file for %s: no free name after %d attempts: %w", target, tempAttempts, lastErr)
 }
 
+// failStep, when set (tests only), is consulted before each step of filling
+// a temporary file ("write", "sync", "chmod", "close") and before the final
+// "rename"/"publish"; a non-nil result makes that step fail with it. It lets
+// the tests prove that no failure leaves a temporary file behind.
+var failStep func(step string) error
+
+func injected(step string) error {
+	if failStep == nil {
+		return nil
+	}
+	return failStep(step)
+}
+
+// fillTemp writes data to f, fsyncs it, gives it permission bits mode (none
+// when mode is 0) and closes it. On error f is closed. Errors are the os
+// package's own (*fs.PathError with ops "write", "sync", "chmod", "close").
+func fillTemp(f *os.File, data []byte, mode fs.FileMode) error {
+	err := injected("write")
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if err != nil {
+		_ = f.Close()
+		return err
+	}
+	if err = injected("sync"); err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
+		_ = f.Close()
+		return err
+	}
+	if mode != 0 {
+		if err = injected("chmod"); err == nil {
+			err = f.Chmod(mode)
+		}
+		if err != nil {
+			_ = f.Close()
+			return err
+		}
+	}
+	if err = injected("close"); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 // writeTemp creates a temporary file next to target holding exactly data,
 // fsynced, with permission bits mode, and closed. It returns its path; on
 // error the temporary file has been removed.
-func writeTemp(target string, data []byte, mode fs.FileMode) (tmp string, err error) {
+//
+// The path is kept in a variable of its own, not in a named result: issue 11
+// was `return "", err` clearing a named result before a deferred removal
+// read it, which left the temporary file behind on every failed write.
+func writeTemp(target string, data []byte, mode fs.FileMode) (string, error) {
 	f, err := createTemp(target)
 	if err != nil {
 		return "", err
 	}
-	tmp = f.Name()
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(tmp)
+	tmp := f.Name()
+	if err := fillTemp(f, data, mode); err != nil {
+		_ = removeFile(tmp)
+		var pe *fs.PathError
+		op := "write"
+		if errors.As(err, &pe) {
+			op = pe.Op
 		}
-	}()
-	if _, err = f.Write(data); err != nil {
+		switch op {
+		case "sync":
+			return "", fmt.Errorf("fsync temporary file %s: %w", tmp, err)
+		case "chmod":
+			return "", fmt.Errorf("chmod temporary file %s: %w", tmp, err)
+		case "close":
+			return "", fmt.Errorf("close temporary file %s: %w", tmp, err)
+		}
 		return "", fmt.Errorf("write temporary file %s: %w", tmp, err)
-	}
-	if err = f.Sync(); err != nil {
-		return "", fmt.Errorf("fsync temporary file %s: %w", tmp, err)
-	}
-	if err = f.Chmod(mode); err != nil {
-		return "", fmt.Errorf("chmod temporary file %s: %w", tmp, err)
-	}
-	if err = f.Close(); err != nil {
-		return "", fmt.Errorf("close temporary file %s: %w", tmp, err)
 	}
 	return tmp, nil
 }
 
-// syncDir fsyncs a directory so a rename or link in it is durable. File
-// systems that cannot fsync directories (EINVAL, ENOTSUP) are tolerated.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
+// syncDirWrapped is SyncDir with this package's error messages.
+func syncDirWrapped(dir string) error {
+	err := SyncDir(dir)
+	var pe *fs.PathError
+	if err == nil || !errors.As(err, &pe) {
+		return err
+	}
+	if pe.Op == "open" {
 		return fmt.Errorf("open directory %s for fsync: %w", dir, err)
 	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		if errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOTSUP) || errors.Is(err, syscall.EBADF) {
-			return nil
-		}
-		return fmt.Errorf("fsync directory %s: %w", dir, err)
-	}
-	return nil
+	return fmt.Errorf("fsync directory %s: %w", dir, err)
 }
 
 func mkdirParent(path string) (string, error) {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, defaultDirMode); err != nil {
+	if err := MkdirAllSync(dir, defaultDirMode); err != nil {
 		return "", fmt.Errorf("create parent directories of %s: %w", path, err)
 	}
 	return dir, nil
 }
 
+// MkdirAllSync is os.MkdirAll(dir, perm) that also fsyncs the parent of
+// every directory it created, so the new entries survive a crash. Errors
+// are the os package's (*fs.PathError "mkdir") or SyncDir's.
+func MkdirAllSync(dir string, perm fs.FileMode) error {
+	var created []string
+	for cur := dir; ; {
+		if _, err := os.Lstat(cur); err == nil {
+			break
+		}
+		created = append(created, cur)
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			break
+		}
+		cur = parent
+	}
+	if err := os.MkdirAll(dir, perm); err != nil {
+		return err
+	}
+	for _, c := range created {
+		if err := SyncDir(filepath.Dir(c)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // WriteFileAtomic replaces path with data atomically (§5, with the Quirk's
-// recommendations): it creates missing parents, refuses a symlinked target,
-// writes a 0600 temporary file in the same directory, fsyncs it, gives it the
-// replaced file's permission bits (or 0644 minus the umask for a new file),
-// renames it over the target and fsyncs the parent directory. The temporary
-// file is removed on any failure.
+// recommendations): it creates missing parents, refuses a symlinked target
+// (on Windows also a junction), writes a 0600 temporary file in the same
+// directory, fsyncs it, gives it the replaced file's permission bits (or 0644
+// minus the umask for a new file), renames it over the target (Windows:
+// MoveFileEx with MOVEFILE_REPLACE_EXISTING|MOVEFILE_WRITE_THROUGH) and
+// fsyncs the parent directory (not possible on Windows, see SyncDir). The
+// temporary file is removed on any failure.
 func WriteFileAtomic(path string, data []byte) error {
 	dir, err := mkdirParent(path)
 	if err != nil {
 		return err
 	}
 	mode := newFileMode()
-	fi, err := os.Lstat(path)
+	typ, perm, err := lstatType(path)
 	switch {
 	case err == nil:
 		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
+		case typ&fs.ModeSymlink != 0:
 			return &SymlinkError{Path: path}
-		case fi.IsDir():
+		case typ.IsDir():
 			return fmt.Errorf("replace %s: %w", path, syscall.EISDIR)
-		case fi.Mode().IsRegular():
-			mode = fi.Mode().Perm()
+		case typ.IsRegular():
+			mode = perm
 		}
 	case errors.Is(err, fs.ErrNotExist):
 	default:
@@ -225,45 +267,56 @@ func WriteFileAtomic(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		_ = os.Remove(tmp)
+	err = injected("rename")
+	if err == nil {
+		err = replaceFile(tmp, path)
+	}
+	if err != nil {
+		_ = removeFile(tmp)
 		return fmt.Errorf("replace %s: %w", path, err)
 	}
-	return syncDir(dir)
+	return syncDirWrapped(dir)
 }
 
 // CreateFileExclusive writes a new file atomically: its content is complete
 // the moment it appears. It fails with an error matching fs.ErrExist, and
 // leaves the existing entry untouched, if anything (including a dangling
 // symlink) already exists at path. The new file's mode is 0644 minus the umask.
+// The publication step is publishTemp, shared with Publish: a hard link (or,
+// without hard links, an atomic no-replace rename; on Windows a MoveFileEx
+// without MOVEFILE_REPLACE_EXISTING). Where neither exists it falls back to
+// an exclusive create of path itself (exclusive, but not atomic).
 func CreateFileExclusive(path string, data []byte) error {
 	dir, err := mkdirParent(path)
 	if err != nil {
 		return err
 	}
 	if _, err := os.Lstat(path); err == nil {
-		return fmt.Errorf("create %s: %w", path, fs.ErrExist)
+		return &ExistsError{Path: path}
 	}
 	tmp, err := writeTemp(path, data, newFileMode())
 	if err != nil {
 		return err
 	}
-	linkErr := os.Link(tmp, path)
-	if rmErr := os.Remove(tmp); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) && linkErr == nil {
+	pubErr := injected("publish")
+	if pubErr == nil {
+		pubErr = publishTemp(tmp, path)
+	}
+	if rmErr := removeFile(tmp); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) && pubErr == nil {
 		return fmt.Errorf("remove temporary file %s: %w", tmp, rmErr)
 	}
-	if linkErr != nil {
-		if errors.Is(linkErr, fs.ErrExist) {
-			return fmt.Errorf("create %s: %w", path, fs.ErrExist)
-		}
-		if errors.Is(linkErr, syscall.EPERM) || errors.Is(linkErr, syscall.ENOTSUP) || errors.Is(linkErr, syscall.ENOSYS) {
-			// The file system has no hard links: fall back to an exclusive
-			// create of the target itself (exclusive but not atomic).
+	if pubErr != nil {
+		var ee *ExistsError
+		var ue *unsupportedError
+		switch {
+		case errors.As(pubErr, &ee):
+			return pubErr
+		case errors.As(pubErr, &ue):
 			return createExclusiveDirect(path, data)
 		}
-		return fmt.Errorf("create %s: %w", path, linkErr)
+		return fmt.Errorf("create %s: %w", path, pubErr)
 	}
-	return syncDir(dir)
+	return syncDirWrapped(dir)
 }
 
 // createExclusiveDirect writes data to a new file at path opened O_EXCL.
@@ -275,7 +328,7 @@ func createExclusiveDirect(path string, data []byte) (err error) {
 	defer func() {
 		if err != nil {
 			_ = f.Close()
-			_ = os.Remove(path)
+			_ = removeFile(path)
 		}
 	}()
 	if _, err = f.Write(data); err != nil {
@@ -287,5 +340,5 @@ func createExclusiveDirect(path string, data []byte) (err error) {
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", path, err)
 	}
-	return syncDir(filepath.Dir(path))
+	return syncDirWrapped(filepath.Dir(path))
 }

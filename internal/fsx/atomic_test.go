@@ -90,46 +90,15 @@ func TestWriteFileAtomicReplaces(t *testing.T) {
 	assertNoTemps(t, dir)
 }
 
-func TestWriteFileAtomicPreservesMode(t *testing.T) {
-	dir := t.TempDir()
-	for _, mode := range []fs.FileMode{0o755, 0o600, 0o640, 0o700} {
-		p := filepath.Join(dir, "f"+mode.String())
-		writeFile(t, p, []byte("x"), mode)
-		if err := WriteFileAtomic(p, []byte("y")); err != nil {
-			t.Fatal(err)
-		}
-		if got := modeOf(t, p); got != mode {
-			t.Errorf("mode after replace = %v, want %v", got, mode)
-		}
-	}
-}
-
 func TestWriteFileAtomicNewFileMode(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "new.md")
 	if err := WriteFileAtomic(p, []byte("x")); err != nil {
 		t.Fatal(err)
 	}
-	want := fs.FileMode(0o644) &^ processUmask()
+	want := wantNewFileMode()
 	if got := modeOf(t, p); got != want {
 		t.Fatalf("new file mode = %v, want %v", got, want)
-	}
-}
-
-func TestProcessUmaskMatchesSyscall(t *testing.T) {
-	if _, err := os.Stat("/proc/self/status"); err != nil {
-		t.Skip("no /proc")
-	}
-	// Safe here: no other test in this package creates files concurrently
-	// (no t.Parallel), and the value is restored immediately.
-	old := syscall.Umask(0o022)
-	syscall.Umask(old)
-	got, ok := readProcUmask("/proc/self/status")
-	if !ok {
-		t.Skip("kernel does not report Umask in /proc/self/status")
-	}
-	if got != fs.FileMode(old) {
-		t.Fatalf("umask from /proc = %o, syscall says %o", got, old)
 	}
 }
 
@@ -152,9 +121,7 @@ func TestWriteFileAtomicRefusesSymlink(t *testing.T) {
 	real := filepath.Join(dir, "real.md")
 	writeFile(t, real, []byte("original"), 0o644)
 	link := filepath.Join(dir, "link.md")
-	if err := os.Symlink("real.md", link); err != nil {
-		t.Fatal(err)
-	}
+	symlinkOrSkip(t, "real.md", link)
 	err := WriteFileAtomic(link, []byte("evil"))
 	var se *SymlinkError
 	if !errors.As(err, &se) || se.Path != link || !errors.Is(err, ErrSymlink) {
@@ -175,9 +142,7 @@ func TestWriteFileAtomicRefusesSymlink(t *testing.T) {
 func TestWriteFileAtomicRefusesDanglingSymlink(t *testing.T) {
 	dir := t.TempDir()
 	link := filepath.Join(dir, "dangling.md")
-	if err := os.Symlink(filepath.Join(dir, "missing"), link); err != nil {
-		t.Fatal(err)
-	}
+	symlinkOrSkip(t, filepath.Join(dir, "missing"), link)
 	err := WriteFileAtomic(link, []byte("x"))
 	var se *SymlinkError
 	if !errors.As(err, &se) {
@@ -240,7 +205,7 @@ func TestCreateFileExclusive(t *testing.T) {
 	if got := readFile(t, p); !bytes.Equal(got, data) {
 		t.Fatalf("content = %q", got)
 	}
-	if got, want := modeOf(t, p), fs.FileMode(0o644)&^processUmask(); got != want {
+	if got, want := modeOf(t, p), wantNewFileMode(); got != want {
 		t.Fatalf("mode = %v, want %v", got, want)
 	}
 	err := CreateFileExclusive(p, []byte("second"))
@@ -256,9 +221,7 @@ func TestCreateFileExclusive(t *testing.T) {
 func TestCreateFileExclusiveExistingSymlink(t *testing.T) {
 	dir := t.TempDir()
 	link := filepath.Join(dir, "entry.md")
-	if err := os.Symlink(filepath.Join(dir, "nowhere"), link); err != nil {
-		t.Fatal(err)
-	}
+	symlinkOrSkip(t, filepath.Join(dir, "nowhere"), link)
 	if err := CreateFileExclusive(link, []byte("x")); !errors.Is(err, fs.ErrExist) {
 		t.Fatalf("err = %v, want fs.ErrExist", err)
 	}
@@ -276,29 +239,24 @@ func TestIsHelpers(t *testing.T) {
 	if err := os.Mkdir(d, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	lf := filepath.Join(dir, "lf")
-	ld := filepath.Join(dir, "ld")
-	if err := os.Symlink(f, lf); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(d, ld); err != nil {
-		t.Fatal(err)
-	}
 	missing := filepath.Join(dir, "missing")
-	cases := []struct {
+	type isCase struct {
 		p                  string
 		link, regular, dir bool
-	}{
-		{f, false, true, false},
-		{d, false, false, true},
-		{lf, true, false, false},
-		{ld, true, false, false},
-		{missing, false, false, false},
 	}
-	for _, c := range cases {
-		if IsSymlink(c.p) != c.link || IsRegular(c.p) != c.regular || IsDirNoFollow(c.p) != c.dir {
-			t.Errorf("%s: IsSymlink=%v IsRegular=%v IsDirNoFollow=%v, want %v %v %v",
-				c.p, IsSymlink(c.p), IsRegular(c.p), IsDirNoFollow(c.p), c.link, c.regular, c.dir)
+	check := func(cases []isCase) {
+		t.Helper()
+		for _, c := range cases {
+			if IsSymlink(c.p) != c.link || IsRegular(c.p) != c.regular || IsDirNoFollow(c.p) != c.dir {
+				t.Errorf("%s: IsSymlink=%v IsRegular=%v IsDirNoFollow=%v, want %v %v %v",
+					c.p, IsSymlink(c.p), IsRegular(c.p), IsDirNoFollow(c.p), c.link, c.regular, c.dir)
+			}
 		}
 	}
+	check([]isCase{{f, false, true, false}, {d, false, false, true}, {missing, false, false, false}})
+	lf := filepath.Join(dir, "lf")
+	ld := filepath.Join(dir, "ld")
+	symlinkOrSkip(t, f, lf)
+	symlinkOrSkip(t, d, ld)
+	check([]isCase{{lf, true, false, false}, {ld, true, false, false}})
 }

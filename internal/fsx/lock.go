@@ -117,7 +117,7 @@ func AcquireLock(path string, opt LockOptions) (*Lock, error) {
 func tryCreateLock(path, token string) (bool, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
-		if errors.Is(err, fs.ErrExist) {
+		if errors.Is(err, fs.ErrExist) || lockCreateBusy(path, err) {
 			return false, nil
 		}
 		return false, fmt.Errorf("acquire lock %s: %w", path, err)
@@ -128,7 +128,7 @@ func tryCreateLock(path, token string) (bool, error) {
 		werr = cerr
 	}
 	if werr != nil {
-		_ = os.Remove(path)
+		_ = removeLockFile(path)
 		return false, fmt.Errorf("acquire lock %s: write token: %w", path, werr)
 	}
 	return true, nil
@@ -149,7 +149,7 @@ func snapshotLock(path string) (lockSnapshot, bool) {
 	if err != nil {
 		return lockSnapshot{}, false
 	}
-	content, err := os.ReadFile(path)
+	content, err := readLockFile(path)
 	if err != nil {
 		return lockSnapshot{}, false
 	}
@@ -168,7 +168,7 @@ func removeIfStale(path string, stale time.Duration) (bool, error) {
 		return false, nil
 	}
 	// Staleness decision: remember what we judged stale.
-	content, err := os.ReadFile(path)
+	content, err := readLockFile(path)
 	if err != nil {
 		// Vanished (or unreadable) between stat and read: let the retry decide.
 		return errors.Is(err, fs.ErrNotExist), nil
@@ -183,6 +183,12 @@ func removeIfStale(path string, stale time.Duration) (bool, error) {
 		return true, nil // changed: someone else took it; re-evaluate
 	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if lockInUse(err) {
+			// Windows: another process has the file open without
+			// FILE_SHARE_DELETE (the reference engine reading it). Not
+			// removed; wait and re-evaluate like a live lock.
+			return false, nil
+		}
 		return false, fmt.Errorf("remove stale lock %s: %w", path, err)
 	}
 	return true, nil
@@ -196,7 +202,7 @@ func (l *Lock) Token() string { return l.token }
 
 // ownsFile reports whether the lock file currently holds our token.
 func (l *Lock) ownsFile() (bool, error) {
-	b, err := os.ReadFile(l.path)
+	b, err := readLockFile(l.path)
 	if err != nil {
 		return false, err
 	}
@@ -256,8 +262,7 @@ func (l *Lock) refresh() {
 	if owns, err := l.ownsFile(); err != nil || !owns {
 		return
 	}
-	now := time.Now()
-	_ = os.Chtimes(l.path, now, now)
+	_ = touchLockFile(l.path, time.Now())
 }
 
 // Release stops the refresher and unlinks the lock file if it still holds our
@@ -282,7 +287,7 @@ func (l *Lock) Release() error {
 		if !owns {
 			return
 		}
-		if err := os.Remove(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := removeLockFile(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			l.relErr = fmt.Errorf("release lock %s: %w", l.path, err)
 		}
 	})

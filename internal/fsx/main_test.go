@@ -12,6 +12,13 @@ import (
 const helperEnv = "FSX_TEST_LOCK_WORKER"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(refLockEnv) == "1" {
+		if err := referenceLockMain(); err != nil {
+			fmt.Fprintln(os.Stderr, "reference locker:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if os.Getenv(helperEnv) == "1" {
 		if err := lockWorker(); err != nil {
 			fmt.Fprintln(os.Stderr, "lock worker:", err)

@@ -1,3 +1,5 @@
+//go:build !windows
+
 package fsx
 
 import (
@@ -212,5 +214,30 @@ func TestWithin(t *testing.T) {
 		if got := Within(c.root, c.path); got != c.want {
 			t.Errorf("Within(%q, %q) = %v, want %v", c.root, c.path, got, c.want)
 		}
+	}
+}
+
+// TestResolvePathSymlinkedParent: a workspace reached through a symlink to
+// its parent (macOS: /var -> /private/var) resolves to its real path, and
+// its managed paths, resolved the same way, are within it.
+func TestResolvePathSymlinkedParent(t *testing.T) {
+	root := resolvedTempDir(t)
+	real := filepath.Join(root, "real")
+	if err := os.MkdirAll(filepath.Join(real, "ws", "EchoesVault"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	symlinkOrSkip(t, real, filepath.Join(root, "link"))
+	ws, err := ResolvePath(root + "/link/ws")
+	if err != nil || ws != real+"/ws" {
+		t.Fatalf("workspace: %q %v", ws, err)
+	}
+	for _, rel := range []string{"EchoesVault", "EchoesVault/index.md", "EchoesVault/pages/new.md", ".echoes-vault/lock"} {
+		got, err := ResolvePath(root + "/link/ws/" + rel)
+		if err != nil || got != real+"/ws/"+rel || !Within(ws, got) {
+			t.Fatalf("%s: %q %v", rel, got, err)
+		}
+	}
+	if Within(root+"/link/ws", real+"/ws/x") {
+		t.Fatal("an unresolved root contains its resolved children: Within compares text")
 	}
 }

@@ -1,0 +1,123 @@
+//go:build unix && (echoes_portable || !(linux || darwin || freebsd))
+
+package fsx
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// This file is the portable path: the same operations as dir_unix.go, on
+// paths, with os package calls, for systems without openat/fstatat (and,
+// with the echoes_portable build tag, on Linux too, so that this path is
+// exercised by the test suite for real). Outcomes are identical as long as
+// nobody renames the directory concurrently, which the design excludes
+// (ecc-conformance §11.3: same-user races are out of scope).
+
+// ReadFileBuf reads the whole file at path into buf (grown as needed) and
+// returns the filled slice. Symlinks are followed, as with os.ReadFile;
+// callers that must refuse them check first.
+func ReadFileBuf(path string, buf []byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return buf[:0], err
+	}
+	defer f.Close()
+	return readLoop(buf, eofAsZero(f))
+}
+
+// Dir is a directory whose files can be read by name. In this build it
+// holds the directory's path.
+type Dir struct{ path string }
+
+// OpenDir checks that path is (or, through symlinks, leads to) a directory.
+func OpenDir(path string) (*Dir, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, &fs.PathError{Op: "open", Path: path, Err: pe.Err}
+		}
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: syscall.ENOTDIR}
+	}
+	return &Dir{path: path}, nil
+}
+
+// Close releases nothing in this build.
+func (d *Dir) Close() error { return nil }
+
+// ReadFileBuf reads the file name (a single path component) of d into buf.
+func (d *Dir) ReadFileBuf(name string, buf []byte) ([]byte, error) {
+	return ReadFileBuf(d.path+"/"+name, buf)
+}
+
+// OpenNoFollow is OpenNoFollow for the file name (a single path component)
+// of d.
+func (d *Dir) OpenNoFollow(name string) (File, error) {
+	return OpenNoFollow(d.path + "/" + name)
+}
+
+// Lstat is LstatIdent for the file name (a single path component) of d.
+func (d *Dir) Lstat(name string) (Ident, error) { return LstatIdent(d.path + "/" + name) }
+
+// File is a file opened for reading by OpenNoFollow, returned by value
+// like the fast path's; it must not be used after Close.
+type File struct{ f *os.File }
+
+// OpenNoFollow opens path for reading without following a final symlink
+// (O_NOFOLLOW: a symlink fails with ELOOP, EMLINK on FreeBSD) and without
+// blocking on a FIFO or device (O_NONBLOCK), so that the caller can refuse
+// anything but a regular file after File.Stat.
+func OpenNoFollow(path string) (File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return File{}, err
+	}
+	return File{f: f}, nil
+}
+
+// Stat returns the open file's Ident (fstat).
+func (f *File) Stat() (Ident, error) {
+	fi, err := f.f.Stat()
+	if err != nil {
+		return Ident{}, &fs.PathError{Op: "fstat", Path: f.f.Name(), Err: underlying(err)}
+	}
+	return identOfInfo(fi), nil
+}
+
+// Read reads up to len(p) bytes; it returns 0, io.EOF at end of file.
+func (f *File) Read(p []byte) (int, error) { return f.f.Read(p) }
+
+// Close closes the file.
+func (f *File) Close() error { return f.f.Close() }
+
+// LstatIdent returns the Ident of path itself (lstat: a final symlink is
+// reported, not followed).
+func LstatIdent(path string) (Ident, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return Ident{}, err
+	}
+	return identOfInfo(fi), nil
+}
+
+func identOfInfo(fi fs.FileInfo) Ident {
+	var dev, ino uint64
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		dev, ino = uint64(st.Dev), uint64(st.Ino)
+	}
+	return newIdent(fi.Mode().Type(), fi.Size(), dev, ino)
+}
+
+func underlying(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
