@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -27,25 +29,60 @@ var (
 	mcpBinErr  error
 )
 
-// mcpBinary builds git-echoes once for all MCP tests.
+// mcpBinary returns the git-echoes the MCP tests start: this test binary
+// under the name git-echoes (git-echoes.exe on Windows). TestMain dispatches
+// on that name (testscript.Main) and runs the real main's run, as the
+// scripts' git-echoes does, so no Go toolchain is needed where the tests run
+// (a Windows test binary under wine has none) and nothing is built twice.
+// The copy is made once and removed when the tests end (TestMain).
 func mcpBinary(t *testing.T) string {
 	t.Helper()
 	mcpBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "git-echoes-mcp-bin")
-		if err != nil {
-			mcpBinErr = err
-			return
-		}
-		mcpBin = filepath.Join(dir, "git-echoes")
-		out, err := exec.Command("go", "build", "-o", mcpBin, ".").CombinedOutput()
-		if err != nil {
-			mcpBinErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
+		mcpBin, mcpBinErr = installSelfAs(mcpBinDir, "git-echoes")
 	})
 	if mcpBinErr != nil {
 		t.Fatal(mcpBinErr)
 	}
 	return mcpBin
+}
+
+// mcpBinDir holds the MCP tests' git-echoes; TestMain creates and removes it.
+var mcpBinDir string
+
+// installSelfAs places this test binary in dir under name (plus .exe on
+// Windows), hard-linked when the file system allows it, else copied.
+func installSelfAs(dir, name string) (string, error) {
+	if dir == "" {
+		return "", errors.New("no directory for the test's git-echoes (TestMain did not run)")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	dst := filepath.Join(dir, name)
+	if runtime.GOOS == "windows" {
+		dst += ".exe"
+	}
+	if os.Link(self, dst) == nil {
+		return dst, nil
+	}
+	src, err := os.Open(self)
+	if err != nil {
+		return "", err
+	}
+	defer src.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(out, src); err != nil {
+		out.Close()
+		return "", err
+	}
+	if err := out.Close(); err != nil {
+		return "", err
+	}
+	return dst, nil
 }
 
 // mcpEnv is a private, minimal environment: a temporary HOME (the user
