@@ -44,6 +44,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: false,
 		Setup:               scriptSetup,
 		Cmds:                scriptCommands(),
+		Condition:           scriptCondition,
 	})
 }
 
