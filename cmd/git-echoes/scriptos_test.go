@@ -34,7 +34,7 @@ import (
 //	              Windows paths from files. Set only under wine, so a real
 //	              Windows runner runs what is skipped here.
 //
-// Command:
+// Commands:
 //
 //	ospaths FIELD...
 //	    The last command's stdout holds JSON (one document or more). Each
@@ -50,8 +50,31 @@ import (
 //	    stderr stays as it was. Every FIELD must occur. Members the pages
 //	    give with "/" are not named, so they are compared as printed. Check
 //	    the result with stdout, or cmp (not cmpenv: it holds $WORK literally).
+//
+//	setospath [-json] VAR PATH
+//	    Set VAR to PATH (written with "/") in the OS's spelling, with "\" on
+//	    Windows; -json: as it appears inside a JSON string ("\\"). For
+//	    messages that embed a path: match them with ${VAR@R}.
 func init() {
 	scriptCmds["ospaths"] = cmdOSPaths
+	scriptCmds["setospath"] = cmdSetOSPath
+}
+
+func cmdSetOSPath(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "setospath")
+	asJSON := len(args) > 0 && args[0] == "-json"
+	if asJSON {
+		args = args[1:]
+	}
+	if len(args) != 2 {
+		ts.Fatalf("usage: setospath [-json] VAR PATH")
+	}
+	p := filepath.FromSlash(args[1])
+	if asJSON {
+		q := jsonx.Quote(p)
+		p = q[1 : len(q)-1]
+	}
+	ts.Setenv(args[0], p)
 }
 
 func scriptCondition(cond string) (bool, error) {
