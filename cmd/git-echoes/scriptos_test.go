@@ -55,9 +55,46 @@ import (
 //	    Set VAR to PATH (written with "/") in the OS's spelling, with "\" on
 //	    Windows; -json: as it appears inside a JSON string ("\\"). For
 //	    messages that embed a path: match them with ${VAR@R}.
+//
+//	gitonlypath
+//	    Set PATH to the directory of git alone (looked up on PATH), for a git
+//	    that finds no git-echoes: on Windows, where /usr/bin:/bin means
+//	    nothing. It fails when git-echoes is in that directory too.
 func init() {
+	scriptCmds["gitonlypath"] = cmdGitOnlyPath
 	scriptCmds["ospaths"] = cmdOSPaths
 	scriptCmds["setospath"] = cmdSetOSPath
+}
+
+func cmdGitOnlyPath(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "gitonlypath")
+	if len(args) != 0 {
+		ts.Fatalf("usage: gitonlypath")
+	}
+	git, err := lookPathIn("git", ts.Getenv("PATH"))
+	ts.Check(err)
+	dir := filepath.Dir(git)
+	if p, err := lookPathIn("git-echoes", dir); err == nil {
+		ts.Fatalf("git-echoes is beside git: %s", p)
+	}
+	ts.Setenv("PATH", dir)
+}
+
+// lookPathIn is exec.LookPath on the list path.
+func lookPathIn(prog, path string) (string, error) {
+	exts := []string{""}
+	if runtime.GOOS == "windows" {
+		exts = []string{".exe", ".com", ".bat", ".cmd"}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		for _, ext := range exts {
+			p := filepath.Join(dir, prog+ext)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && (runtime.GOOS == "windows" || fi.Mode()&0o111 != 0) {
+				return p, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%s not found on %s", prog, path)
 }
 
 func cmdSetOSPath(ts *testscript.TestScript, neg bool, args []string) {
