@@ -28,6 +28,9 @@ import (
 //	              Wine's CreateSymbolicLink reports success and creates
 //	              nothing, so testscript's own [symlink] (which only looks
 //	              at the error) says yes under wine.
+//	[casefold]    the temporary directory's file system (where the scripts'
+//	              work directories are) takes names that differ only in case
+//	              for the same file: Windows, and macOS by default.
 //	[winegit]     git is the wine bridge of tools/winegit: the real Linux git
 //	              behind it cannot start Windows programs (git echoes ...,
 //	              hooks, merge drivers), prints Unix paths and reads no
@@ -120,6 +123,8 @@ func scriptCondition(cond string) (bool, error) {
 		return canSymlink(), nil
 	case "winegit":
 		return underWineGit(), nil
+	case "casefold":
+		return caseFolding(), nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }
@@ -149,6 +154,28 @@ func canSymlink() bool {
 		canSymlinkOK = err == nil && fi.Mode()&fs.ModeSymlink != 0
 	})
 	return canSymlinkOK
+}
+
+var (
+	caseFoldingOnce sync.Once
+	caseFoldingOK   bool
+)
+
+// caseFolding creates a file and looks for it under its upper-case name.
+func caseFolding() bool {
+	caseFoldingOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "git-echoes-case")
+		if err != nil {
+			return
+		}
+		defer os.RemoveAll(dir)
+		if err := os.WriteFile(filepath.Join(dir, "name"), nil, 0o644); err != nil {
+			return
+		}
+		_, err = os.Stat(filepath.Join(dir, "NAME"))
+		caseFoldingOK = err == nil
+	})
+	return caseFoldingOK
 }
 
 // underWineGit reports whether git is the wine bridge (scripts/wine/run-test.sh
