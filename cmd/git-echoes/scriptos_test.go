@@ -54,9 +54,10 @@ import (
 //	    give with "/" are not named, so they are compared as printed. Check
 //	    the result with stdout, or cmp (not cmpenv: it holds $WORK literally).
 //
-//	setospath [-json] VAR PATH
+//	setospath [-json|-slash] VAR PATH
 //	    Set VAR to PATH (written with "/") in the OS's spelling, with "\" on
-//	    Windows; -json: as it appears inside a JSON string ("\\"). For
+//	    Windows; -json: as it appears inside a JSON string ("\\"); -slash:
+//	    with "/" throughout (C:/Users/... on Windows, for $WORK). For
 //	    messages that embed a path: match them with ${VAR@R}.
 //
 //	gitonlypath
@@ -102,17 +103,20 @@ func lookPathIn(prog, path string) (string, error) {
 
 func cmdSetOSPath(ts *testscript.TestScript, neg bool, args []string) {
 	noNeg(ts, neg, "setospath")
-	asJSON := len(args) > 0 && args[0] == "-json"
-	if asJSON {
-		args = args[1:]
+	form := ""
+	if len(args) > 0 && (args[0] == "-json" || args[0] == "-slash") {
+		form, args = args[0], args[1:]
 	}
 	if len(args) != 2 {
-		ts.Fatalf("usage: setospath [-json] VAR PATH")
+		ts.Fatalf("usage: setospath [-json|-slash] VAR PATH")
 	}
 	p := filepath.FromSlash(args[1])
-	if asJSON {
+	switch form {
+	case "-json":
 		q := jsonx.Quote(p)
 		p = q[1 : len(q)-1]
+	case "-slash":
+		p = filepath.ToSlash(p)
 	}
 	ts.Setenv(args[0], p)
 }
