@@ -100,7 +100,19 @@ func newMCPEnv(t *testing.T) *mcpEnv {
 		t.Fatal(err)
 	}
 	e.vars = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + e.home, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL=" + filepath.Join(root, "gitconfig"), "ECC_MEMORY_HARNESS=claude"}
+		"GIT_CONFIG_GLOBAL=" + filepath.Join(root, "gitconfig")}
+	if runtime.GOOS == "windows" {
+		// os.UserHomeDir reads USERPROFILE there (the home-directory
+		// refusal), and the wine git bridge needs its server's address.
+		e.vars = append(e.vars, "USERPROFILE="+e.home)
+		for _, k := range passThroughEnv {
+			if v, ok := os.LookupEnv(k); ok {
+				e.vars = append(e.vars, k+"="+v)
+			}
+		}
+	}
+	// Last: TestMCPStartupRefusals drops it by slicing.
+	e.vars = append(e.vars, "ECC_MEMORY_HARNESS=claude")
 	if out, err := exec.Command("git", "init", "-q", e.repo).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
@@ -418,19 +430,19 @@ func TestMCPVaultTools(t *testing.T) {
 	}
 	toolErr(t, s, "echoes_read_page", map[string]any{"filename": "missing"}, "Page does not exist")
 	// A symlinked page could expose any file of the user's; it is refused.
-	outside := filepath.Join(e.home, "private.md")
-	if err := os.WriteFile(outside, []byte(echoesPage("private", "do not read\n")), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(outside, filepath.Join(e.repo, "EchoesVault", "pages", "link.md")); err != nil {
-		t.Fatal(err)
-	}
-	if msg := toolErr(t, s, "echoes_read_page", map[string]any{"filename": "link"}, "symbolic-link"); strings.Contains(msg, "do not read") {
-		t.Errorf("symlink target leaked: %s", msg)
-	}
-	if err := os.Remove(filepath.Join(e.repo, "EchoesVault", "pages", "link.md")); err != nil {
-		t.Fatal(err)
-	}
+	t.Run("symlinked page", func(t *testing.T) {
+		outside := filepath.Join(e.home, "private.md")
+		if err := os.WriteFile(outside, []byte(echoesPage("private", "do not read\n")), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		symlinkOrSkip(t, outside, filepath.Join(e.repo, "EchoesVault", "pages", "link.md"))
+		if msg := toolErr(t, s, "echoes_read_page", map[string]any{"filename": "link"}, "symbolic-link"); strings.Contains(msg, "do not read") {
+			t.Errorf("symlink target leaked: %s", msg)
+		}
+		if err := os.Remove(filepath.Join(e.repo, "EchoesVault", "pages", "link.md")); err != nil {
+			t.Fatal(err)
+		}
+	})
 
 	// Writer identity comes from the server (ECC_MEMORY_HARNESS here).
 	app := decodeJSON(t, ok(t, s, "echoes_append", map[string]any{"entry": "Looked at token rotation."}))
