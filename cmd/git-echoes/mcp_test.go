@@ -50,7 +50,9 @@ func mcpBinary(t *testing.T) string {
 var mcpBinDir string
 
 // installSelfAs places this test binary in dir under name (plus .exe on
-// Windows), hard-linked when the file system allows it, else copied.
+// Windows): hard-linked when the file system allows it, else copied. On
+// Windows it is always copied: a link would be the running test binary's
+// own file, which cannot be deleted while it runs.
 func installSelfAs(dir, name string) (string, error) {
 	if dir == "" {
 		return "", errors.New("no directory for the test's git-echoes (TestMain did not run)")
@@ -63,7 +65,7 @@ func installSelfAs(dir, name string) (string, error) {
 	if runtime.GOOS == "windows" {
 		dst += ".exe"
 	}
-	if os.Link(self, dst) == nil {
+	if runtime.GOOS != "windows" && os.Link(self, dst) == nil {
 		return dst, nil
 	}
 	src, err := os.Open(self)
