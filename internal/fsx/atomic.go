@@ -211,6 +211,10 @@ func mkdirParent(path string) (string, error) {
 // every directory it created, so the new entries survive a crash. Errors
 // are the os package's (*fs.PathError "mkdir") or SyncDir's.
 func MkdirAllSync(dir string, perm fs.FileMode) error {
+	// The common case, as in os.MkdirAll: it exists (following symlinks).
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		return nil
+	}
 	var created []string
 	for cur := dir; ; {
 		if _, err := os.Lstat(cur); err == nil {
