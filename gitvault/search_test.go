@@ -48,7 +48,7 @@ func TestSearchSemantics(t *testing.T) {
   "truncated": true,
   "results": [
     {
-      "file": "EchoesVault/pages/A.MD",
+      "file": "` + strings.ReplaceAll(filepath.FromSlash("EchoesVault/pages/A.MD"), `\`, `\\`) + `",
       "line": 7,
       "text": "` + strings.Repeat("é", 300) + `"
     }
@@ -70,10 +70,11 @@ func TestSearchSemantics(t *testing.T) {
 		x, _ := r.Obj.Get("text")
 		lines = append(lines, f.S+":"+jsonx.Repr(l)+":"+x.S)
 	}
+	// results[].file uses the OS separator (CONFORMANCE-echoes §15.7).
 	wantLines := []string{
-		"EchoesVault/pages/A.MD:7:" + strings.Repeat("é", 300),
-		"EchoesVault/pages/b.md:5:summary: Straße one.",
-		"EchoesVault/pages/b.md:8:STRASSE two",
+		filepath.FromSlash("EchoesVault/pages/A.MD") + ":7:" + strings.Repeat("é", 300),
+		filepath.FromSlash("EchoesVault/pages/b.md") + ":5:summary: Straße one.",
+		filepath.FromSlash("EchoesVault/pages/b.md") + ":8:STRASSE two",
 	}
 	if strings.Join(lines, "\n") != strings.Join(wantLines, "\n") {
 		t.Fatalf("results:\n%s", strings.Join(lines, "\n"))
