@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-echoes/git-echoes/gitvault/memory"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // harnessSlug is the slug grammar ECC_MEMORY_HARNESS must match exactly:
@@ -101,7 +101,7 @@ func (m *memoryServer) roots() (*memory.Roots, error) {
 	return memory.ResolveRoots(memory.RootOptions{Cwd: m.cfg.MemoryCwd, Getenv: m.cfg.Getenv})
 }
 
-func (m *memoryServer) save(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (m *memoryServer) save(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	scope := argString(args, "scope", "project")
 	if err := m.checkScopes(scope); err != nil {
 		return nil, err
@@ -127,7 +127,7 @@ func (m *memoryServer) save(_ context.Context, args *jsonx.Obj) (*mcp.CallToolRe
 	return m.bounded(memory.MarshalPretty(memory.Object{{Key: "memory", Value: res.Memory.Summary()}}))
 }
 
-func (m *memoryServer) search(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (m *memoryServer) search(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	scopes := argStrings(args, "scopes", nil)
 	if err := m.checkScopes(scopes...); err != nil {
 		return nil, err
@@ -163,7 +163,7 @@ func (m *memoryServer) search(_ context.Context, args *jsonx.Obj) (*mcp.CallTool
 	return textResult(text), nil
 }
 
-func (m *memoryServer) read(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (m *memoryServer) read(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	var scopes []string
 	if s := argString(args, "scope", ""); s != "" {
 		scopes = []string{s}
@@ -199,7 +199,7 @@ func (m *memoryServer) read(_ context.Context, args *jsonx.Obj) (*mcp.CallToolRe
 	return textResult(text), nil
 }
 
-func (m *memoryServer) doctor(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (m *memoryServer) doctor(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	scopes := argStrings(args, "scopes", nil)
 	if err := m.checkScopes(scopes...); err != nil {
 		return nil, err
