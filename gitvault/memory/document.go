@@ -56,9 +56,9 @@ func nextLine(s string) (line, rest string, more bool) {
 	return line, s[i+1:], true
 }
 
-// DecodeText applies the reference's fatal UTF-8 decoding: invalid UTF-8
+// DecodeUTF8Fatal applies the reference's fatal UTF-8 decoding: invalid UTF-8
 // is an error and one leading BOM is removed.
-func DecodeText(raw []byte) (string, bool) {
+func DecodeUTF8Fatal(raw []byte) (string, bool) {
 	if !utf8.Valid(raw) {
 		return "", false
 	}
