@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // frontmatterKeys are the 13 on-disk keys, in written order.
@@ -99,7 +101,7 @@ func ParseDocument(text string) (*Memory, error) {
 		if colon <= 0 {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter line is malformed.", Err: errDocument}
 		}
-		key := jsTrim(line[:colon])
+		key := jstext.Trim(line[:colon])
 		k := frontmatterKeyIndex(key)
 		if k < 0 {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is not supported.", Err: errDocument}
@@ -107,7 +109,7 @@ func ParseDocument(text string) (*Memory, error) {
 		if seen[k] {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is repeated.", Err: errDocument}
 		}
-		v, err := parseJSON(jsTrim(line[colon+1:]))
+		v, err := parseJSON(jstext.Trim(line[colon+1:]))
 		if err != nil {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter value is not JSON.", Err: err}
 		}

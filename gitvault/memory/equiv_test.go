@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // The hand-written scanners that replaced hot regular expressions are
@@ -130,14 +132,14 @@ func parseDocumentRegexp(text string) (*Memory, error) {
 		if colon <= 0 {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter line is malformed.", Err: errDocument}
 		}
-		key := jsTrim(line[:colon])
+		key := jstext.Trim(line[:colon])
 		if !isFrontmatterKey(key) {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is not supported.", Err: errDocument}
 		}
 		if _, dup := values[key]; dup {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is repeated.", Err: errDocument}
 		}
-		v, err := parseJSON(jsTrim(line[colon+1:]))
+		v, err := parseJSON(jstext.Trim(line[colon+1:]))
 		if err != nil {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter value is not JSON.", Err: err}
 		}
@@ -245,7 +247,7 @@ func writeJSONStringRef(b *strings.Builder, s string) {
 			i++
 			continue
 		}
-		if cu, ok := loneSurrogateAt(s, i); ok {
+		if cu, ok := jstext.LoneSurrogateAt(s, i); ok {
 			b.WriteString(`\u`)
 			b.WriteByte(hexDigits[cu>>12])
 			b.WriteByte(hexDigits[cu>>8&0xF])

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // FuzzParseDocument: the parser must never panic, and every accepted
@@ -56,11 +58,11 @@ func FuzzTokenize(f *testing.F) {
 		}
 		m := workedExample()
 		m.Body = strings.Repeat(q+" ", 40)
-		if scoreMemory(m, jsLower(vq), Tokenize(vq)) < 0 {
+		if scoreMemory(m, jstext.ToLower(vq), Tokenize(vq)) < 0 {
 			t.Fatal("negative score")
 		}
-		if ex := excerpt(m.Body, Tokenize(vq)); unitLen(ex) > 242 {
-			t.Fatalf("excerpt too long: %d units", unitLen(ex))
+		if ex := excerpt(m.Body, Tokenize(vq)); jstext.UnitLen(ex) > 242 {
+			t.Fatalf("excerpt too long: %d units", jstext.UnitLen(ex))
 		}
 	})
 }

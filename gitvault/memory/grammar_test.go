@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 func TestMemoryIDGrammar(t *testing.T) {
@@ -34,7 +36,7 @@ func TestMemoryIDGrammar(t *testing.T) {
 		if msg != want {
 			t.Errorf("ValidateID(%q) error %q, want %q", in, msg, want)
 		}
-		if err == nil && got != jsTrim(in) {
+		if err == nil && got != jstext.Trim(in) {
 			t.Errorf("ValidateID(%q) = %q", in, got)
 		}
 	}
@@ -151,18 +153,6 @@ func TestMemoryValidationOrderAndMessages(t *testing.T) {
 }
 
 func TestMemoryJSTextPrimitives(t *testing.T) {
-	if got := jsTrim("\ufeff\u00a0 x \u3000\u2029"); got != "x" {
-		t.Errorf("trim: %q", got)
-	}
-	if got := jsTrim("\u0085x\x1c"); got != "\u0085x\x1c" {
-		t.Errorf("trim must keep NEL and U+001C: %q", got)
-	}
-	if unitLen("a😀é") != 4 {
-		t.Error("unitLen")
-	}
-	if got := jsLower("İSTANBUL ΟΔΟΣ"); got != "i̇stanbul οδος" {
-		t.Errorf("lower: %q", got)
-	}
 	order := []string{"mem_a", "mem_a_", "mem_a_b", "mem_a-", "mem_a-b", "mem_a.b", "mem_a0", "mem_a9", "mem_aa", "mem_ab", "mem_b"}
 	for i := 0; i+1 < len(order); i++ {
 		if localeCompare(order[i], order[i+1]) >= 0 || localeCompare(order[i+1], order[i]) <= 0 {
@@ -181,9 +171,6 @@ func TestMemoryJSTextPrimitives(t *testing.T) {
 		if got := ParseLimit(in); got != want {
 			t.Errorf("ParseLimit(%q) = %d, want %d", in, got, want)
 		}
-	}
-	if !math.IsNaN(jsNumber("NaN")) || jsNumber("-0") != 0 {
-		t.Error("jsNumber special values")
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // The reference serialises with JSON.stringify and parses with JSON.parse.
@@ -179,7 +181,7 @@ func writeJSONString(b *strings.Builder, s string) {
 			i++
 			continue
 		}
-		if cu, ok := loneSurrogateAt(s, i); ok {
+		if cu, ok := jstext.LoneSurrogateAt(s, i); ok {
 			b.WriteString(`\u`)
 			b.WriteByte(hexDigits[cu>>12])
 			b.WriteByte(hexDigits[cu>>8&0xF])
@@ -444,7 +446,7 @@ func (p *jsonParser) str() (string, error) {
 					p.i = save
 				}
 				if utf16.IsSurrogate(r) {
-					appendSurrogate(&b, cu)
+					jstext.AppendSurrogate(&b, cu)
 				} else {
 					b.WriteRune(r)
 				}
@@ -464,7 +466,7 @@ func (p *jsonParser) hex4() (uint16, bool) {
 	}
 	var v uint16
 	for k := 0; k < 4; k++ {
-		d := digitVal(rune(p.s[p.i+k]))
+		d := jstext.DigitValue(rune(p.s[p.i+k]))
 		if d < 0 || d > 15 {
 			return 0, false
 		}

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // Diagnostic codes of invalid files (§11.5).
@@ -192,7 +193,7 @@ func sortEntries(entries []fs.DirEntry) {
 		name := e.Name()
 		key := make([]byte, len(name))
 		for j := 0; j < len(name); j++ {
-			if key[j] = slugRank[name[j]]; key[j] == 0 {
+			if key[j] = jstext.SlugRank(name[j]); key[j] == 0 {
 				sort.SliceStable(entries, func(i, j int) bool { return localeCompare(entries[i].Name(), entries[j].Name()) < 0 })
 				return
 			}

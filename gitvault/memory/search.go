@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // SearchOptions are the search parameters. Scopes nil means project and
@@ -69,7 +71,7 @@ var tokenRe = regexp.MustCompile(`[\p{L}\p{N}_-]+`)
 // runs of letters, numbers, _ and - in the lowercased query, in order of
 // first appearance.
 func Tokenize(query string) []string {
-	all := tokenRe.FindAllString(jsLower(jsTrim(query)), -1)
+	all := tokenRe.FindAllString(jstext.ToLower(jstext.Trim(query)), -1)
 	seen := make(map[string]bool, len(all))
 	out := make([]string, 0, len(all))
 	for _, t := range all {
@@ -85,8 +87,8 @@ func Tokenize(query string) []string {
 // character rules (TAB and LF are refused here too). Invalid UTF-8 is
 // replaced by U+FFFD first, as Node decodes argv.
 func ValidateQuery(q string) (string, error) {
-	q = jsTrim(strings.ToValidUTF8(q, "\uFFFD"))
-	if unitLen(q) > MaxQueryUnits {
+	q = jstext.Trim(strings.ToValidUTF8(q, "\uFFFD"))
+	if jstext.UnitLen(q) > MaxQueryUnits {
 		return "", invalid("memory search query is too long (maximum 500 characters).")
 	}
 	if hasUnsafe(q, false) {
@@ -128,7 +130,7 @@ func Search(r *Roots, opts SearchOptions) (*SearchResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	lq := jsLower(q)
+	lq := jstext.ToLower(q)
 	tokens := Tokenize(q)
 	// Filtering and scoring are pure per entry: they run in parallel
 	// chunks, and the results are collected in scan order.
@@ -285,8 +287,8 @@ func scoreMemory(m *Memory, lq string, tokens []string) int {
 	if lq == "" {
 		return 0
 	}
-	title, body := jsLower(m.Title), jsLower(m.Body)
-	meta := jsLower(m.Kind + " " + m.Scope + " " + m.SourceHarness + " " + strings.Join(m.TargetHarnesses, " "))
+	title, body := jstext.ToLower(m.Title), jstext.ToLower(m.Body)
+	meta := jstext.ToLower(m.Kind + " " + m.Scope + " " + m.SourceHarness + " " + strings.Join(m.TargetHarnesses, " "))
 	score := 0
 	if strings.Contains(title, lq) {
 		score += 20
@@ -316,7 +318,7 @@ func excerpt(body string, tokens []string) string {
 	inSpace := false
 	for i := 0; i < len(body); {
 		r, size := utf8.DecodeRuneInString(body[i:])
-		if isJSSpace(r) {
+		if jstext.IsSpace(r) {
 			if !inSpace {
 				b.WriteByte(' ')
 				inSpace = true
@@ -328,16 +330,16 @@ func excerpt(body string, tokens []string) string {
 		}
 		i += size
 	}
-	collapsed := jsTrim(b.String())
-	u := units(collapsed)
+	collapsed := jstext.Trim(b.String())
+	u := jstext.Units(collapsed)
 	if len(u) <= 240 {
 		return collapsed
 	}
-	lower := jsLower(collapsed)
+	lower := jstext.ToLower(collapsed)
 	index := -1
 	for _, t := range tokens {
 		if i := strings.Index(lower, t); i >= 0 {
-			ui := unitLen(lower[:i])
+			ui := jstext.UnitLen(lower[:i])
 			if index < 0 || ui < index {
 				index = ui
 			}
@@ -353,7 +355,7 @@ func excerpt(body string, tokens []string) string {
 		out = "…"
 	}
 	if start < len(u) {
-		out += fromUnits(u[start:end])
+		out += jstext.FromUnits(u[start:end])
 	}
 	if start+240 < len(u) {
 		out += "…"
