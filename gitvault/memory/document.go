@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/git-echoes/git-echoes/internal/jsjson"
 	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
@@ -109,7 +110,7 @@ func ParseDocument(text string) (*Memory, error) {
 		if seen[k] {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is repeated.", Err: errDocument}
 		}
-		v, err := parseJSON(jstext.Trim(line[colon+1:]))
+		v, err := jsjson.Parse(jstext.Trim(line[colon+1:]))
 		if err != nil {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter value is not JSON.", Err: err}
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/git-echoes/git-echoes/internal/jsjson"
 	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
@@ -31,8 +32,10 @@ type SearchResult struct {
 	Excerpt string
 }
 
-func (r SearchResult) jsonValue() any {
-	return Object{{"memory", r.Memory.Summary()}, {"score", r.Score}, {"excerpt", r.Excerpt}}
+// JSONValue is the result's JSON object in the reference's key order
+// (jsjson.Valuer).
+func (r SearchResult) JSONValue() any {
+	return jsjson.Object{{Key: "memory", Value: r.Memory.Summary()}, {Key: "score", Value: r.Score}, {Key: "excerpt", Value: r.Excerpt}}
 }
 
 // SearchResponse holds ranked results and the complete scan diagnostics;
@@ -44,12 +47,12 @@ type SearchResponse struct {
 }
 
 // JSON returns the {"results", "diagnostics"} object.
-func (s *SearchResponse) JSON() Object {
+func (s *SearchResponse) JSON() jsjson.Object {
 	res := make([]any, len(s.Results))
 	for i, r := range s.Results {
 		res[i] = r
 	}
-	return Object{{"results", res}, {"diagnostics", &s.Diagnostics}}
+	return jsjson.Object{{Key: "results", Value: res}, {Key: "diagnostics", Value: &s.Diagnostics}}
 }
 
 // RedactedJSON is the form an MCP server should return: every diagnostics
@@ -57,7 +60,7 @@ func (s *SearchResponse) JSON() Object {
 // are emptied (they would reveal other harnesses' vault layout), and
 // diagnosticsTruncated is true whenever a count is non-zero, so the shape
 // stays honest about what was left out.
-func (s *SearchResponse) RedactedJSON() Object {
+func (s *SearchResponse) RedactedJSON() jsjson.Object {
 	d := s.Diagnostics
 	d.InvalidFiles = []InvalidFile{}
 	d.SkippedSymlinks = []string{}

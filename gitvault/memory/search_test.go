@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-echoes/git-echoes/internal/jsjson"
 	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
@@ -143,7 +144,7 @@ func TestMemoryExcerpt(t *testing.T) {
 		t.Errorf("emoji: %d", jstext.UnitLen(got))
 	}
 	split := excerpt("a"+emoji, nil)
-	if !strings.Contains(MarshalCompact(split), `\ud83d…"`) {
-		t.Errorf("surrogate split not kept: %s", MarshalCompact(split)[len(MarshalCompact(split))-20:])
+	if !strings.Contains(jsjson.MarshalCompact(split), `\ud83d…"`) {
+		t.Errorf("surrogate split not kept: %s", jsjson.MarshalCompact(split)[len(jsjson.MarshalCompact(split))-20:])
 	}
 }
