@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -19,19 +19,19 @@ type AdapterResult struct {
 	LegacySkillsRedirected, AdapterConflicts      []string
 }
 
-func (r AdapterResult) JSON() jsonx.Value {
-	return jsonx.ObjectValue(jsonx.NewObj().
-		Set("protocolVersion", jsonx.Str(ProtocolVersion)).
-		Set("engineVersion", jsonx.Str(EngineVersion)).
-		Set("managedAdapterVersion", jsonx.Str(ManagedAdapterVersion)).
-		Set("codexAdapterVersion", jsonx.Str(ManagedAdapterVersion)).
-		Set("runtimeUpdated", jsonx.Boolean(r.RuntimeUpdated)).
-		Set("protocolUpdated", jsonx.Boolean(r.ProtocolUpdated)).
-		Set("guidesUpdated", jsonx.Strs(r.GuidesUpdated)).
-		Set("skillsUpdated", jsonx.Strs(r.SkillsUpdated)).
-		Set("commandsUpdated", jsonx.Strs(r.CommandsUpdated)).
-		Set("legacySkillsRedirected", jsonx.Strs(r.LegacySkillsRedirected)).
-		Set("adapterConflicts", jsonx.Strs(r.AdapterConflicts)))
+func (r AdapterResult) JSON() pyjson.Value {
+	return pyjson.ObjectValue(pyjson.NewObj().
+		Set("protocolVersion", pyjson.Str(ProtocolVersion)).
+		Set("engineVersion", pyjson.Str(EngineVersion)).
+		Set("managedAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
+		Set("codexAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
+		Set("runtimeUpdated", pyjson.Boolean(r.RuntimeUpdated)).
+		Set("protocolUpdated", pyjson.Boolean(r.ProtocolUpdated)).
+		Set("guidesUpdated", pyjson.Strs(r.GuidesUpdated)).
+		Set("skillsUpdated", pyjson.Strs(r.SkillsUpdated)).
+		Set("commandsUpdated", pyjson.Strs(r.CommandsUpdated)).
+		Set("legacySkillsRedirected", pyjson.Strs(r.LegacySkillsRedirected)).
+		Set("adapterConflicts", pyjson.Strs(r.AdapterConflicts)))
 }
 
 // plannedWrite is one file an adapter plan replaces.

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // Status card texts (CONFORMANCE-echoes §19).
@@ -71,9 +71,9 @@ func (h *Health) badge() string {
 
 func (st *State) sessionLabel() string {
 	switch {
-	case !jsonx.Truthy(st.Started):
+	case !pyjson.Truthy(st.Started):
 		return "not started"
-	case jsonx.Truthy(st.Saved):
+	case pyjson.Truthy(st.Saved):
 		return "saved"
 	}
 	return "active"

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -50,17 +50,17 @@ func NormalizeAgent(name string) (string, error) {
 
 // resolveAgent picks the payload agent when truthy, else the --agent flag,
 // and normalizes it. A nil result means no agent.
-func resolveAgent(payloadAgent jsonx.Value, hasPayloadAgent bool, flagAgent *string) (*string, error) {
-	var candidate jsonx.Value
+func resolveAgent(payloadAgent pyjson.Value, hasPayloadAgent bool, flagAgent *string) (*string, error) {
+	var candidate pyjson.Value
 	switch {
-	case hasPayloadAgent && jsonx.Truthy(payloadAgent):
+	case hasPayloadAgent && pyjson.Truthy(payloadAgent):
 		candidate = payloadAgent
 	case flagAgent != nil:
-		candidate = jsonx.Str(*flagAgent)
+		candidate = pyjson.Str(*flagAgent)
 	default:
 		return nil, nil
 	}
-	if candidate.Kind != jsonx.String || pytext.IsBlank(candidate.S) {
+	if candidate.Kind != pyjson.String || pytext.IsBlank(candidate.S) {
 		return nil, errorf("Payload agent must be a non-empty string when provided.")
 	}
 	name, err := NormalizeAgent(candidate.S)

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -40,7 +40,7 @@ func Open(opt Options) (*Engine, error) {
 type Payload func() ([]byte, error)
 
 // decodePayload parses a payload into a JSON object (§4.5).
-func decodePayload(load Payload) (*jsonx.Obj, error) {
+func decodePayload(load Payload) (*pyjson.Obj, error) {
 	data, err := load()
 	if err != nil {
 		return nil, wrapf(err, "Cannot read JSON payload: %s", osDetail(err))
@@ -49,20 +49,20 @@ func decodePayload(load Payload) (*jsonx.Obj, error) {
 	if err != nil {
 		return nil, wrapf(err, "Cannot read JSON payload: %s", err.Error())
 	}
-	v, err := jsonx.Decode(text)
+	v, err := pyjson.Decode(text)
 	if err != nil {
 		return nil, wrapf(err, "Cannot read JSON payload: %s", err.Error())
 	}
-	if v.Kind != jsonx.Object {
+	if v.Kind != pyjson.Object {
 		return nil, errorf("JSON payload must be an object.")
 	}
 	return v.Obj, nil
 }
 
-func field(o *jsonx.Obj, key string) jsonx.Value {
+func field(o *pyjson.Obj, key string) pyjson.Value {
 	v, ok := o.Get(key)
 	if !ok {
-		return jsonx.NullValue()
+		return pyjson.NullValue()
 	}
 	return v
 }
@@ -76,17 +76,17 @@ func TextHash(text string) string {
 // lockedMutation runs fn under the shared lock for a command that needs an
 // initialized vault: the marker is checked before anything is created, then
 // again inside the lock (another writer may have changed it meanwhile).
-func (e *Engine) lockedMutation(fn func(w *writer) (jsonx.Value, error)) (jsonx.Value, error) {
+func (e *Engine) lockedMutation(fn func(w *writer) (pyjson.Value, error)) (pyjson.Value, error) {
 	if err := e.WS.Gate(); err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	w, err := e.WS.acquire()
 	if err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	defer w.release()
 	if err := e.WS.Gate(); err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	return fn(w)
 }
@@ -97,7 +97,7 @@ func (e *Engine) flagAgent() (*string, error) {
 	if e.opt.Agent == nil {
 		return nil, nil
 	}
-	return resolveAgent(jsonx.NullValue(), false, e.opt.Agent)
+	return resolveAgent(pyjson.NullValue(), false, e.opt.Agent)
 }
 
 // render validates every page of the work tree and renders the index, with
@@ -119,11 +119,11 @@ type RefreshResult struct {
 	SHA256            string
 }
 
-func (r RefreshResult) JSON() jsonx.Value {
-	return jsonx.ObjectValue(jsonx.NewObj().Set("rebuilt", jsonx.Boolean(r.Rebuilt)).
-		Set("migratedSummaries", jsonx.Strs(r.MigratedSummaries)).
-		Set("pageCount", jsonx.Int(int64(r.PageCount))).
-		Set("sha256", jsonx.Str(r.SHA256)))
+func (r RefreshResult) JSON() pyjson.Value {
+	return pyjson.ObjectValue(pyjson.NewObj().Set("rebuilt", pyjson.Boolean(r.Rebuilt)).
+		Set("migratedSummaries", pyjson.Strs(r.MigratedSummaries)).
+		Set("pageCount", pyjson.Int(int64(r.PageCount))).
+		Set("sha256", pyjson.Str(r.SHA256)))
 }
 
 // currentIndexText reads index.md as text; missing or unreadable counts as empty.

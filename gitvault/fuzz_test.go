@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -61,7 +61,7 @@ func FuzzNormalizePageName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		name, err := NormalizePageName(jsonx.Str(raw))
+		name, err := NormalizePageName(pyjson.Str(raw))
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {
@@ -80,7 +80,7 @@ func FuzzNormalizePageName(f *testing.F) {
 		case pytext.NFC(name) != name:
 			t.Fatalf("%q -> %q: not NFC", raw, name)
 		}
-		again, err := NormalizePageName(jsonx.Str(name))
+		again, err := NormalizePageName(pyjson.Str(name))
 		if err != nil || again != name {
 			t.Fatalf("not idempotent: %q -> %q -> %q, %v", raw, name, again, err)
 		}
@@ -116,7 +116,7 @@ func FuzzPayloadDecode(f *testing.F) {
 		pa, has := obj.Get("agent")
 		_, err = resolveAgent(pa, has, nil)
 		check(err)
-		if c := field(obj, "content"); c.Kind == jsonx.String {
+		if c := field(obj, "content"); c.Kind == pyjson.String {
 			_, err = ParsePage(c.S, false)
 			check(err)
 		}
@@ -124,7 +124,7 @@ func FuzzPayloadDecode(f *testing.F) {
 		check(err)
 		// Text fields hold valid UTF-8 only: lone surrogates are refused.
 		for _, k := range obj.Keys() {
-			if v, _ := obj.Get(k); v.Kind == jsonx.String && !utf8.ValidString(v.S) {
+			if v, _ := obj.Get(k); v.Kind == pyjson.String && !utf8.ValidString(v.S) {
 				t.Fatalf("field %q holds invalid UTF-8 %q", k, v.S)
 			}
 		}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -515,7 +515,7 @@ func (ws *Workspace) stateFileStatus() StateFileStatus {
 	if err != nil {
 		return StateFileStatus{Exists: true, Error: readDetail(err)}
 	}
-	raw, err := jsonx.Decode(text)
+	raw, err := pyjson.Decode(text)
 	if err != nil {
 		return StateFileStatus{Exists: true, Error: err.Error()}
 	}
@@ -525,45 +525,45 @@ func (ws *Workspace) stateFileStatus() StateFileStatus {
 	return StateFileStatus{Exists: true, Valid: true}
 }
 
-func optError(s string) jsonx.Value {
+func optError(s string) pyjson.Value {
 	if s == "" {
-		return jsonx.NullValue()
+		return pyjson.NullValue()
 	}
-	return jsonx.Str(s)
+	return pyjson.Str(s)
 }
 
 // JSON renders the stateFile object.
-func (s StateFileStatus) JSON() jsonx.Value {
-	return jsonx.ObjectValue(jsonx.NewObj().Set("exists", jsonx.Boolean(s.Exists)).
-		Set("valid", jsonx.Boolean(s.Valid)).Set("error", optError(s.Error)))
+func (s StateFileStatus) JSON() pyjson.Value {
+	return pyjson.ObjectValue(pyjson.NewObj().Set("exists", pyjson.Boolean(s.Exists)).
+		Set("valid", pyjson.Boolean(s.Valid)).Set("error", optError(s.Error)))
 }
 
 // JSON renders the storage object.
-func (s Storage) JSON() jsonx.Value {
-	last := jsonx.NullValue()
+func (s Storage) JSON() pyjson.Value {
+	last := pyjson.NullValue()
 	if s.HasLastModified {
-		last = jsonx.Str(LocalTimestamp(s.LastModified))
+		last = pyjson.Str(LocalTimestamp(s.LastModified))
 	}
-	return jsonx.ObjectValue(jsonx.NewObj().
-		Set("totalBytes", jsonx.Int(s.TotalBytes)).
-		Set("totalFiles", jsonx.Int(int64(s.TotalFiles))).
-		Set("markdownFiles", jsonx.Int(int64(s.MarkdownFiles))).
-		Set("symlinks", jsonx.Strs(s.Symlinks)).
-		Set("unreadableFiles", jsonx.Strs(s.UnreadableFiles)).
+	return pyjson.ObjectValue(pyjson.NewObj().
+		Set("totalBytes", pyjson.Int(s.TotalBytes)).
+		Set("totalFiles", pyjson.Int(int64(s.TotalFiles))).
+		Set("markdownFiles", pyjson.Int(int64(s.MarkdownFiles))).
+		Set("symlinks", pyjson.Strs(s.Symlinks)).
+		Set("unreadableFiles", pyjson.Strs(s.UnreadableFiles)).
 		Set("lastModified", last))
 }
 
 // JSON renders the indexRefresh object of inspect (§15.6).
-func (c IndexCheck) JSON() jsonx.Value {
-	sha := jsonx.NullValue()
+func (c IndexCheck) JSON() pyjson.Value {
+	sha := pyjson.NullValue()
 	if c.Rendered {
-		sha = jsonx.Str(c.SHA256)
+		sha = pyjson.Str(c.SHA256)
 	}
-	return jsonx.ObjectValue(jsonx.NewObj().
-		Set("rebuilt", jsonx.Boolean(false)).
-		Set("needsRefresh", jsonx.Boolean(c.NeedsRefresh)).
-		Set("migratedSummaries", jsonx.Strs(nil)).
-		Set("pageCount", jsonx.Int(int64(c.PageCount))).
+	return pyjson.ObjectValue(pyjson.NewObj().
+		Set("rebuilt", pyjson.Boolean(false)).
+		Set("needsRefresh", pyjson.Boolean(c.NeedsRefresh)).
+		Set("migratedSummaries", pyjson.Strs(nil)).
+		Set("pageCount", pyjson.Int(int64(c.PageCount))).
 		Set("sha256", sha))
 }
 
@@ -576,44 +576,44 @@ func (h *Health) Integrity() string {
 }
 
 // JSON renders the health object in the §18.1 key order.
-func (h *Health) JSON() jsonx.Value {
-	o := jsonx.NewObj().
-		Set("totalPages", jsonx.Int(int64(h.TotalPages))).
-		Set("totalDailyLogs", jsonx.Int(int64(h.TotalDailyLogs))).
-		Set("deprecatedPages", jsonx.Int(int64(h.DeprecatedPages))).
-		Set("deprecatedSlugs", jsonx.Strs(h.DeprecatedSlugs)).
-		Set("indexTopics", jsonx.Int(int64(h.IndexTopics))).
-		Set("generatedIndex", jsonx.Boolean(true)).
-		Set("protocolVersion", jsonx.Str(ProtocolVersion)).
-		Set("engineVersion", jsonx.Str(EngineVersion)).
-		Set("managedAdapterVersion", jsonx.Str(ManagedAdapterVersion)).
-		Set("codexAdapterVersion", jsonx.Str(ManagedAdapterVersion)).
-		Set("initialized", jsonx.Boolean(h.Initialized)).
-		Set("legacyVaultDetected", jsonx.Boolean(h.LegacyVaultDetected))
+func (h *Health) JSON() pyjson.Value {
+	o := pyjson.NewObj().
+		Set("totalPages", pyjson.Int(int64(h.TotalPages))).
+		Set("totalDailyLogs", pyjson.Int(int64(h.TotalDailyLogs))).
+		Set("deprecatedPages", pyjson.Int(int64(h.DeprecatedPages))).
+		Set("deprecatedSlugs", pyjson.Strs(h.DeprecatedSlugs)).
+		Set("indexTopics", pyjson.Int(int64(h.IndexTopics))).
+		Set("generatedIndex", pyjson.Boolean(true)).
+		Set("protocolVersion", pyjson.Str(ProtocolVersion)).
+		Set("engineVersion", pyjson.Str(EngineVersion)).
+		Set("managedAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
+		Set("codexAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
+		Set("initialized", pyjson.Boolean(h.Initialized)).
+		Set("legacyVaultDetected", pyjson.Boolean(h.LegacyVaultDetected))
 	keys := []string{"missingStructure", "invalidFrontmatter", "duplicateIndexEntries", "emptyDescriptions",
 		"orphanPages", "missingPages", "conflictMarkers", "indexBuildErrors", "indexOutOfDate", "symbolicLinks",
 		"unreadableFiles", "adapterConfiguration", "gitReadiness", "outdatedRuntime"}
 	for i, p := range h.problems() {
-		o.Set(keys[i], jsonx.Strs(p.items))
+		o.Set(keys[i], pyjson.Strs(p.items))
 	}
-	o.Set("todayEntries", jsonx.Int(int64(h.TodayEntries))).
-		Set("scaleAlert", jsonx.Boolean(h.ScaleAlert)).
-		Set("integrity", jsonx.Str(h.Integrity())).
-		Set("issueCount", jsonx.Int(int64(h.IssueCount))).
+	o.Set("todayEntries", pyjson.Int(int64(h.TodayEntries))).
+		Set("scaleAlert", pyjson.Boolean(h.ScaleAlert)).
+		Set("integrity", pyjson.Str(h.Integrity())).
+		Set("issueCount", pyjson.Int(int64(h.IssueCount))).
 		Set("stateFile", h.StateFile.JSON()).
 		Set("marker", h.Marker.JSON()).
 		Set("projectRuntime", h.Runtime.JSON()).
 		Set("git", h.Git.JSON()).
 		Set("storage", h.Storage.JSON())
-	return jsonx.ObjectValue(o)
+	return pyjson.ObjectValue(o)
 }
 
 // JSON renders the full inspect result (§15.6).
-func (in *Inspection) JSON() jsonx.Value {
-	return jsonx.ObjectValue(jsonx.NewObj().
-		Set("ok", jsonx.Boolean(true)).
-		Set("workspace", jsonx.Str(in.Workspace)).
-		Set("vault", jsonx.Str(in.Vault)).
+func (in *Inspection) JSON() pyjson.Value {
+	return pyjson.ObjectValue(pyjson.NewObj().
+		Set("ok", pyjson.Boolean(true)).
+		Set("workspace", pyjson.Str(in.Workspace)).
+		Set("vault", pyjson.Str(in.Vault)).
 		Set("state", in.State.JSON()).
 		Set("indexRefresh", in.Refresh.JSON()).
 		Set("health", in.Health.JSON()))

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 func writeFile(t testing.TB, root, rel, content string) {
@@ -89,7 +89,7 @@ func TestInspectIsReadOnly(t *testing.T) {
 	before := snapshot(t, root)
 	in := e.Inspect()
 	_ = in.Card()
-	_ = jsonx.Pretty(in.JSON())
+	_ = pyjson.Pretty(in.JSON())
 	if after := snapshot(t, root); !reflect.DeepEqual(before, after) {
 		t.Fatalf("inspect changed the workspace:\nbefore %v\nafter  %v", before, after)
 	}
@@ -283,7 +283,7 @@ func TestCards(t *testing.T) {
 	// Attention details keep the §19 order, with the invalid state last.
 	h := Health{Initialized: true, IssueCount: 4, MissingStructure: []string{"a"}, OutdatedRuntime: []string{"b"},
 		GitReadinessIssues: []string{"c", "d"}}
-	in = &Inspection{State: &State{Started: jsonx.Int(1), Saved: jsonx.Str("")}, Health: h}
+	in = &Inspection{State: &State{Started: pyjson.Int(1), Saved: pyjson.Str("")}, Health: h}
 	if got := in.Card(); !strings.Contains(got, "| 0 B · 0 files | 0 pages · 0 logs | active |\n\nProtocol: 1.0.0 · engine: 1.1.1.\n\n"+
 		"Integrity: missing structure: 1; Git readiness issues: 2; outdated project runtime: 1; invalid runtime state.\n") ||
 		!strings.HasPrefix(got, "### EchoesVault · △ Needs attention (4)\n") {

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -260,7 +260,7 @@ func checkCollisions(names []string) error {
 		stem := pytext.NFC(PageStem(n))
 		key := pytext.Casefold(stem)
 		if first, ok := seen[key]; ok {
-			return errorf("Page filenames collide across filesystems: %s and %s.", jsonx.ReprString(first), jsonx.ReprString(stem))
+			return errorf("Page filenames collide across filesystems: %s and %s.", pyjson.ReprString(first), pyjson.ReprString(stem))
 		}
 		seen[key] = stem
 	}

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // migrationPlan is a validated legacy summary migration (§17): the pages to
@@ -49,7 +49,7 @@ func (e *Engine) planMigration() (*migrationPlan, error) {
 			problems = append(problems, t.Name+": missing summary and no legacy index description is available")
 			continue
 		}
-		summary, err := NormalizeSummary(jsonx.Str(desc), stem)
+		summary, err := NormalizeSummary(pyjson.Str(desc), stem)
 		if err == nil {
 			page, err = InjectSummary(page, summary)
 		}

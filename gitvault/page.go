@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/git-echoes/git-echoes/internal/frontmatter"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -76,7 +76,7 @@ func parsePage(content string, requireSummary, keepText bool) (*Page, error) {
 		if err != nil {
 			return nil, errorf("%s", err.Error())
 		}
-		if p.Summary, err = NormalizeSummary(jsonx.Str(raw), ""); err != nil {
+		if p.Summary, err = NormalizeSummary(pyjson.Str(raw), ""); err != nil {
 			return nil, err
 		}
 		p.HasSummary = true
@@ -95,8 +95,8 @@ func decodeKey(b *frontmatter.Block, key string) (string, error) {
 
 // NormalizeSummary implements §10. slug, when non-empty, must match an
 // index-row link wrapped around the value.
-func NormalizeSummary(v jsonx.Value, slug string) (string, error) {
-	if v.Kind != jsonx.String || pytext.IsBlank(v.S) {
+func NormalizeSummary(v pyjson.Value, slug string) (string, error) {
+	if v.Kind != pyjson.String || pytext.IsBlank(v.S) {
 		return "", errorf("Page summary must be a non-empty single-line string.")
 	}
 	s := pytext.Strip(v.S)
@@ -148,7 +148,7 @@ func InjectSummary(p *Page, summary string) (*Page, error) {
 	lines := pytext.SplitLines(p.Text)
 	out := make([]string, 0, len(lines)+1)
 	out = append(out, lines[:p.block.Close]...)
-	out = append(out, "summary: "+jsonx.Quote(summary))
+	out = append(out, "summary: "+pyjson.Quote(summary))
 	out = append(out, lines[p.block.Close:]...)
 	return ParsePage(pytext.RStrip(strings.Join(out, "\n"))+"\n", true)
 }

@@ -8,14 +8,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // NormalizePageName turns a requested page name into its file name
 // (CONFORMANCE-echoes §8.1).
-func NormalizePageName(v jsonx.Value) (string, error) {
-	if v.Kind != jsonx.String || pytext.IsBlank(v.S) {
+func NormalizePageName(v pyjson.Value) (string, error) {
+	if v.Kind != pyjson.String || pytext.IsBlank(v.S) {
 		return "", errorf("Page filename must be a non-empty string.")
 	}
 	return normalizePageString(v.S)
@@ -25,7 +25,7 @@ func normalizePageString(raw string) (string, error) {
 	name := pytext.NFC(pytext.Strip(raw))
 	name = strings.TrimSuffix(name, ".md")
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || strings.Contains(name, "..") {
-		return "", errorf("Unsafe page filename: %s", jsonx.ReprString(raw))
+		return "", errorf("Unsafe page filename: %s", pyjson.ReprString(raw))
 	}
 	if strings.HasPrefix(name, ".") {
 		return "", errorf("Hidden page filenames are not allowed.")
@@ -129,7 +129,7 @@ func walkDaily(dailyDir string, fn func(rel string) bool) {
 func osDetail(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return pe.Err.Error() + ": " + jsonx.ReprString(pe.Path)
+		return pe.Err.Error() + ": " + pyjson.ReprString(pe.Path)
 	}
 	return err.Error()
 }

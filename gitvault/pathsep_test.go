@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // osPath writes a slash path with this OS's separator, spelled out rather
@@ -22,7 +22,7 @@ func osPath(p string) string {
 	return p
 }
 
-func getPath(t *testing.T, v jsonx.Value, keys ...string) jsonx.Value {
+func getPath(t *testing.T, v pyjson.Value, keys ...string) pyjson.Value {
 	t.Helper()
 	for _, k := range keys {
 		var ok bool
@@ -33,7 +33,7 @@ func getPath(t *testing.T, v jsonx.Value, keys ...string) jsonx.Value {
 	return v
 }
 
-func strs(v jsonx.Value) []string {
+func strs(v pyjson.Value) []string {
 	out := []string{}
 	for _, e := range v.Arr {
 		out = append(out, e.S)
@@ -102,7 +102,7 @@ func TestJSONPathSeparators(t *testing.T) {
 	}
 	fs := getPath(t, cr.JSON(), "findings")
 	if len(fs.Arr) != 3 {
-		t.Fatalf("findings = %v", jsonx.Pretty(fs))
+		t.Fatalf("findings = %v", pyjson.Pretty(fs))
 	}
 	if p := getPath(t, fs.Arr[0], "path").S; p != "EchoesVault/daily/2026-01-01/x.md" {
 		t.Errorf("check path = %q, want slashes", p)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // GitReadiness is health.git (CONFORMANCE-echoes §20): whether the durable
@@ -189,17 +189,17 @@ func (g GitReadiness) Issues() []string {
 }
 
 // JSON renders health.git in the §20.3 key order.
-func (g GitReadiness) JSON() jsonx.Value {
-	return jsonx.ObjectValue(jsonx.NewObj().
-		Set("available", jsonx.Boolean(g.Available)).
-		Set("ready", jsonx.Boolean(g.Ready)).
-		Set("trackedLocalFiles", jsonx.Strs(g.TrackedLocalFiles)).
-		Set("untrackedDurableFiles", jsonx.Strs(g.UntrackedDurableFiles)).
-		Set("ignoredDurableFiles", jsonx.Strs(g.IgnoredDurableFiles)).
-		Set("runtimeIgnored", jsonx.Boolean(g.RuntimeIgnored)).
-		Set("openCodeCommandsIgnored", jsonx.Strs(g.OpenCodeCommandsIgnored)).
-		Set("openCodeSkillsIgnored", jsonx.Strs(g.OpenCodeSkillsIgnored)).
-		Set("suggestedCommands", jsonx.Strs(g.SuggestedCommands)))
+func (g GitReadiness) JSON() pyjson.Value {
+	return pyjson.ObjectValue(pyjson.NewObj().
+		Set("available", pyjson.Boolean(g.Available)).
+		Set("ready", pyjson.Boolean(g.Ready)).
+		Set("trackedLocalFiles", pyjson.Strs(g.TrackedLocalFiles)).
+		Set("untrackedDurableFiles", pyjson.Strs(g.UntrackedDurableFiles)).
+		Set("ignoredDurableFiles", pyjson.Strs(g.IgnoredDurableFiles)).
+		Set("runtimeIgnored", pyjson.Boolean(g.RuntimeIgnored)).
+		Set("openCodeCommandsIgnored", pyjson.Strs(g.OpenCodeCommandsIgnored)).
+		Set("openCodeSkillsIgnored", pyjson.Strs(g.OpenCodeSkillsIgnored)).
+		Set("suggestedCommands", pyjson.Strs(g.SuggestedCommands)))
 }
 
 // ShellQuote quotes p as Python's shlex.quote does (§20.3): bare when made

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // TestSearchSemantics covers CONFORMANCE-echoes §15.7: casefold matching,
@@ -55,7 +55,7 @@ func TestSearchSemantics(t *testing.T) {
   ]
 }
 `
-	if got := jsonx.Pretty(res); got != want {
+	if got := pyjson.Pretty(res); got != want {
 		t.Fatalf("limit 1:\n%s", got)
 	}
 	res, err = e.Search("STRAßE", 500)
@@ -68,7 +68,7 @@ func TestSearchSemantics(t *testing.T) {
 		f, _ := r.Obj.Get("file")
 		l, _ := r.Obj.Get("line")
 		x, _ := r.Obj.Get("text")
-		lines = append(lines, f.S+":"+jsonx.Repr(l)+":"+x.S)
+		lines = append(lines, f.S+":"+pyjson.Repr(l)+":"+x.S)
 	}
 	// results[].file uses the OS separator (CONFORMANCE-echoes §15.7).
 	wantLines := []string{

@@ -3,7 +3,7 @@ package gitvault
 import (
 	"runtime"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/winname"
 )
 
@@ -28,7 +28,7 @@ func portablePageName(name string) error {
 		return nil
 	}
 	if r := winname.Reason(name); r != "" {
-		return errorf("Page filename cannot exist on Windows: %s (%s).", jsonx.ReprString(name), r)
+		return errorf("Page filename cannot exist on Windows: %s (%s).", pyjson.ReprString(name), r)
 	}
 	return nil
 }

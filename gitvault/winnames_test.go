@@ -12,7 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/winname"
 )
 
@@ -49,11 +49,11 @@ func treeBytes(t *testing.T, root string) map[string]string {
 }
 
 func pagePayload(fields ...string) Payload {
-	o := jsonx.NewObj()
+	o := pyjson.NewObj()
 	for i := 0; i < len(fields); i += 2 {
-		o.Set(fields[i], jsonx.Str(fields[i+1]))
+		o.Set(fields[i], pyjson.Str(fields[i+1]))
 	}
-	data := []byte(jsonx.Compact(jsonx.ObjectValue(o)))
+	data := []byte(pyjson.Compact(pyjson.ObjectValue(o)))
 	return func() ([]byte, error) { return data, nil }
 }
 
@@ -115,7 +115,7 @@ func TestUpsertRefusesWindowsNames(t *testing.T) {
 			t.Errorf("read %q: %v, want %q", tc.filename, err, tc.msg)
 		}
 		_, err = e.End(func() ([]byte, error) {
-			return []byte(`{"dailySummary": "d", "pages": [{"filename": ` + jsonx.Quote(tc.filename) + `, "content": ` + jsonx.Quote(content) + `}]}`), nil
+			return []byte(`{"dailySummary": "d", "pages": [{"filename": ` + pyjson.Quote(tc.filename) + `, "content": ` + pyjson.Quote(content) + `}]}`), nil
 		}, true)
 		if err == nil || err.Error() != tc.msg {
 			t.Errorf("end %q: %v, want %q", tc.filename, err, tc.msg)

@@ -4,7 +4,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/git-echoes/git-echoes/gitvault"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // inspect and status are the read-only health report (CONFORMANCE-echoes
@@ -29,5 +29,5 @@ func renderInspection(in *gitvault.Inspection, format string) string {
 	if format == "card" {
 		return in.Card()
 	}
-	return jsonx.Pretty(in.JSON())
+	return pyjson.Pretty(in.JSON())
 }

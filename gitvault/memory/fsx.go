@@ -165,7 +165,7 @@ func readGuardedVia(path, label string, limit int64, trustedRoot string, inside 
 	return text, nil
 }
 
-// decodeOwned is DecodeText for a buffer the caller never touches again:
+// decodeOwned is DecodeUTF8Fatal for a buffer the caller never touches again:
 // the string shares its bytes instead of copying them.
 func decodeOwned(raw []byte) (string, bool) {
 	if !utf8.Valid(raw) {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // Roots is the resolved vault layout for one command or MCP call. Resolve
@@ -100,11 +101,11 @@ func ResolveRoots(opts RootOptions) (*Roots, error) {
 }
 
 func checkOverride(cwd, v string) (string, error) {
-	v = jsTrim(v)
+	v = jstext.Trim(v)
 	switch {
 	case v == "":
 		return "", invalid("memory root override must be a non-empty string.")
-	case unitLen(v) > MaxOverrideUnits:
+	case jstext.UnitLen(v) > MaxOverrideUnits:
 		return "", invalid("memory root override is too long (maximum 4096 characters).")
 	case hasUnsafe(v, false):
 		return "", invalid("memory root override must not contain control or bidirectional formatting characters.")

@@ -1,6 +1,10 @@
 package memory
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/git-echoes/git-echoes/internal/jstext"
+)
 
 // SanitizeTerminal strips terminal control data from s for text-mode
 // display (CONFORMANCE §16): ESC and C1 sequences (CSI, OSC, DCS, SOS, PM,
@@ -8,7 +12,7 @@ import "strings"
 // DEL, C1 and bidi marks are dropped. WTF-8 lone surrogates become U+FFFD,
 // as a terminal write would encode them.
 func SanitizeTerminal(s string) string {
-	rs := []rune(replaceSurrogates(s))
+	rs := []rune(jstext.ReplaceSurrogates(s))
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(rs); i++ {

@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
+	"github.com/git-echoes/git-echoes/internal/jsjson"
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // Diagnostic codes of invalid files (§11.5).
@@ -37,8 +39,10 @@ type InvalidFile struct {
 	Message string
 }
 
-func (f InvalidFile) jsonValue() any {
-	return Object{{"path", f.Path}, {"code", f.Code}, {"message", f.Message}}
+// JSONValue is the invalid file's JSON object in the reference's key
+// order (jsjson.Valuer).
+func (f InvalidFile) JSONValue() any {
+	return jsjson.Object{{Key: "path", Value: f.Path}, {Key: "code", Value: f.Code}, {Key: "message", Value: f.Message}}
 }
 
 // Entry is one valid memory found by a scan.
@@ -58,16 +62,18 @@ type Diagnostics struct {
 	DiagnosticsTruncated bool
 }
 
-func (d *Diagnostics) jsonValue() any {
+// JSONValue is the diagnostics' JSON object in the reference's key order
+// (jsjson.Valuer).
+func (d *Diagnostics) JSONValue() any {
 	inv := make([]any, len(d.InvalidFiles))
 	for i, f := range d.InvalidFiles {
 		inv[i] = f
 	}
-	return Object{
-		{"invalidFiles", inv}, {"invalidFileCount", d.InvalidFileCount},
-		{"skippedSymlinks", nonNil(d.SkippedSymlinks)}, {"skippedSymlinkCount", d.SkippedSymlinkCount},
-		{"scannedBytes", d.ScannedBytes}, {"truncated", d.Truncated},
-		{"diagnosticsTruncated", d.DiagnosticsTruncated},
+	return jsjson.Object{
+		{Key: "invalidFiles", Value: inv}, {Key: "invalidFileCount", Value: d.InvalidFileCount},
+		{Key: "skippedSymlinks", Value: nonNil(d.SkippedSymlinks)}, {Key: "skippedSymlinkCount", Value: d.SkippedSymlinkCount},
+		{Key: "scannedBytes", Value: d.ScannedBytes}, {Key: "truncated", Value: d.Truncated},
+		{Key: "diagnosticsTruncated", Value: d.DiagnosticsTruncated},
 	}
 }
 
@@ -192,7 +198,7 @@ func sortEntries(entries []fs.DirEntry) {
 		name := e.Name()
 		key := make([]byte, len(name))
 		for j := 0; j < len(name); j++ {
-			if key[j] = slugRank[name[j]]; key[j] == 0 {
+			if key[j] = jstext.SlugRank(name[j]); key[j] == 0 {
 				sort.SliceStable(entries, func(i, j int) bool { return localeCompare(entries[i].Name(), entries[j].Name()) < 0 })
 				return
 			}

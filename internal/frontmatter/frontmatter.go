@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -174,15 +174,15 @@ func decodeScalar(key, raw string, keepLoneSurrogates bool) (string, error) {
 	case v == "":
 		return "", errorf("YAML frontmatter key '%s' must have an inline value.", key)
 	case v[0] == '"':
-		decoded, err := jsonx.Decode(v)
-		var lone *jsonx.LoneSurrogateError
+		decoded, err := pyjson.Decode(v)
+		var lone *pyjson.LoneSurrogateError
 		if keepLoneSurrogates && errors.As(err, &lone) {
 			err = nil
 		}
 		if err != nil {
 			return "", errorf("Invalid quoted YAML value for %s: %s", key, err.Error())
 		}
-		if decoded.Kind != jsonx.String {
+		if decoded.Kind != pyjson.String {
 			return "", errorf("YAML frontmatter key '%s' must be a string.", key)
 		}
 		return decoded.S, nil

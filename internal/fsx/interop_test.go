@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // pythonLock is the reference engine's lock algorithm (§6), transcribed.
@@ -259,7 +261,7 @@ func referenceLockMain() error {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return err
-	case string(StripPythonSpace(content)) == token:
+	case pytext.Strip(string(content)) == token:
 		if err := os.Remove(lock); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}

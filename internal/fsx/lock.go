@@ -13,7 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // ErrLockBusy means the shared lock is held by another writer (acquisition
@@ -206,7 +207,7 @@ func (l *Lock) ownsFile() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return string(StripPythonSpace(b)) == l.token, nil
+	return pytext.Strip(string(b)) == l.token, nil
 }
 
 // Verify returns an error matching ErrLockBusy unless the lock file still
@@ -292,39 +293,4 @@ func (l *Lock) Release() error {
 		}
 	})
 	return l.relErr
-}
-
-// isPythonSpace reports whether r is whitespace for Python's str.strip().
-func isPythonSpace(r rune) bool {
-	switch {
-	case r >= 0x09 && r <= 0x0D, r >= 0x1C && r <= 0x20:
-		return true
-	case r == 0x85, r == 0xA0, r == 0x1680:
-		return true
-	case r >= 0x2000 && r <= 0x200A:
-		return true
-	case r == 0x2028, r == 0x2029, r == 0x202F, r == 0x205F, r == 0x3000:
-		return true
-	}
-	return false
-}
-
-// StripPythonSpace trims Python str.strip() whitespace from both ends of b
-// (decoded as UTF-8; invalid bytes are not whitespace).
-func StripPythonSpace(b []byte) []byte {
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
-		if r == utf8.RuneError && n <= 1 || !isPythonSpace(r) {
-			break
-		}
-		b = b[n:]
-	}
-	for len(b) > 0 {
-		r, n := utf8.DecodeLastRune(b)
-		if r == utf8.RuneError && n <= 1 || !isPythonSpace(r) {
-			break
-		}
-		b = b[:len(b)-n]
-	}
-	return b
 }

@@ -12,12 +12,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-echoes/git-echoes/gitvault/memory"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-func mustDecode(t *testing.T, s string) jsonx.Value {
+func mustDecode(t *testing.T, s string) pyjson.Value {
 	t.Helper()
-	v, err := jsonx.Decode(s)
+	v, err := pyjson.Decode(s)
 	if err != nil {
 		t.Fatalf("decode %s: %v", s, err)
 	}

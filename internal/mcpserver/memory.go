@@ -12,7 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-echoes/git-echoes/gitvault/memory"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/jsjson"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // harnessSlug is the slug grammar ECC_MEMORY_HARNESS must match exactly:
@@ -101,7 +102,7 @@ func (m *memoryServer) roots() (*memory.Roots, error) {
 	return memory.ResolveRoots(memory.RootOptions{Cwd: m.cfg.MemoryCwd, Getenv: m.cfg.Getenv})
 }
 
-func (m *memoryServer) save(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (m *memoryServer) save(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	scope := argString(args, "scope", "project")
 	if err := m.checkScopes(scope); err != nil {
 		return nil, err
@@ -124,10 +125,10 @@ func (m *memoryServer) save(_ context.Context, args *jsonx.Obj) (*mcp.CallToolRe
 		return memoryError("memory_save", err), nil
 	}
 	// The acknowledgement has no body and no path (§17.6 Observability).
-	return m.bounded(memory.MarshalPretty(memory.Object{{Key: "memory", Value: res.Memory.Summary()}}))
+	return m.bounded(jsjson.MarshalPretty(jsjson.Object{{Key: "memory", Value: res.Memory.Summary()}}))
 }
 
-func (m *memoryServer) search(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (m *memoryServer) search(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	scopes := argStrings(args, "scopes", nil)
 	if err := m.checkScopes(scopes...); err != nil {
 		return nil, err
@@ -152,10 +153,10 @@ func (m *memoryServer) search(_ context.Context, args *jsonx.Obj) (*mcp.CallTool
 	text, _, ok := m.fit(len(all), func(k int) string {
 		obj := (&memory.SearchResponse{Results: all[:k], Diagnostics: resp.Diagnostics}).RedactedJSON()
 		if k < len(all) {
-			obj = append(obj, memory.Field{Key: "outputTruncated", Value: true},
-				memory.Field{Key: "omittedResults", Value: len(all) - k})
+			obj = append(obj, jsjson.Field{Key: "outputTruncated", Value: true},
+				jsjson.Field{Key: "omittedResults", Value: len(all) - k})
 		}
-		return memory.MarshalPretty(obj)
+		return jsjson.MarshalPretty(obj)
 	})
 	if !ok {
 		return nil, outputTooLarge()
@@ -163,7 +164,7 @@ func (m *memoryServer) search(_ context.Context, args *jsonx.Obj) (*mcp.CallTool
 	return textResult(text), nil
 }
 
-func (m *memoryServer) read(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (m *memoryServer) read(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	var scopes []string
 	if s := argString(args, "scope", ""); s != "" {
 		scopes = []string{s}
@@ -184,14 +185,14 @@ func (m *memoryServer) read(_ context.Context, args *jsonx.Obj) (*mcp.CallToolRe
 	// never cut: a partial memory could read as a complete one.
 	backlinks := res.BacklinksJSON()
 	text, _, ok := m.fit(len(backlinks), func(k int) string {
-		obj := memory.Object{{Key: "memory", Value: res.Memory.Full()},
+		obj := jsjson.Object{{Key: "memory", Value: res.Memory.Full()},
 			{Key: "backlinks", Value: backlinks[:k]},
 			{Key: "backlinksTruncated", Value: res.BacklinksTruncated || k < len(backlinks)}}
 		if k < len(backlinks) {
-			obj = append(obj, memory.Field{Key: "outputTruncated", Value: true},
-				memory.Field{Key: "omittedBacklinks", Value: len(backlinks) - k})
+			obj = append(obj, jsjson.Field{Key: "outputTruncated", Value: true},
+				jsjson.Field{Key: "omittedBacklinks", Value: len(backlinks) - k})
 		}
-		return memory.MarshalPretty(obj)
+		return jsjson.MarshalPretty(obj)
 	})
 	if !ok {
 		return nil, outputTooLarge()
@@ -199,7 +200,7 @@ func (m *memoryServer) read(_ context.Context, args *jsonx.Obj) (*mcp.CallToolRe
 	return textResult(text), nil
 }
 
-func (m *memoryServer) doctor(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (m *memoryServer) doctor(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	scopes := argStrings(args, "scopes", nil)
 	if err := m.checkScopes(scopes...); err != nil {
 		return nil, err
@@ -213,7 +214,7 @@ func (m *memoryServer) doctor(_ context.Context, args *jsonx.Obj) (*mcp.CallTool
 		return memoryError("memory_doctor", err), nil
 	}
 	// Counts only: paths would reveal other harnesses' files (§17.6).
-	return m.bounded(memory.MarshalPretty(rep.CountsJSON()))
+	return m.bounded(jsjson.MarshalPretty(rep.CountsJSON()))
 }
 
 // MemoryOutputBytes is the reference's bound on a memory tool result's
@@ -273,6 +274,6 @@ func memoryError(name string, err error) *mcp.CallToolResult {
 	if memory.ErrorCode(err) == memory.CodeSecret || strings.Contains(strings.ToLower(err.Error()), "suspected secret") {
 		msg = "Memory operation rejected a suspected secret."
 	}
-	return errorResult(memory.MarshalPretty(memory.Object{{Key: "error", Value: memory.Object{
+	return errorResult(jsjson.MarshalPretty(jsjson.Object{{Key: "error", Value: jsjson.Object{
 		{Key: "code", Value: code}, {Key: "message", Value: msg}}}}))
 }
