@@ -1,7 +1,8 @@
 // Package jsonx is a JSON value model with Python json semantics: ordered objects,
 // exact integers, Python float repr, NaN/Infinity literals, and an encoder that
 // writes byte-for-byte what Python's json.dumps(..., ensure_ascii=False) writes.
-// See CONFORMANCE-echoes.md §2.6–§2.9.
+// See echoes-conformance §2.6, echoes-conformance §2.7, echoes-conformance §2.8
+// and echoes-conformance §2.9.
 package jsonx
 
 import (
