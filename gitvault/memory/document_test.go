@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// workedExample is the conformance page's §5 memory.
+// workedExample is the ecc-conformance §5 memory.
 func workedExample() *Memory {
 	return &Memory{
 		Schema: Schema, ID: "mem_20260726_01k123example", Title: "Authentication migration handoff",
