@@ -7,7 +7,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// Status card texts (CONFORMANCE-echoes §19).
+// Status card texts (echoes-conformance §19).
 const (
 	cardActions      = "Actions: **Initialize or restore** · **Show vault status** · **Save this session**"
 	cardScaleAlert   = "> Scale alert: more than 200 pages; prefer targeted search."
@@ -19,7 +19,7 @@ const (
 )
 
 // Card renders the Markdown status card, byte for byte as the reference
-// prints it (§19), with a final newline.
+// prints it (echoes-conformance §19), with a final newline.
 func (in *Inspection) Card() string {
 	h := &in.Health
 	lines := []string{

@@ -22,7 +22,7 @@ import (
 )
 
 // CheckSource selects the snapshot that `git echoes check` validates
-// (DESIGN "one snapshot abstraction, three sources").
+// (design §one-snapshot-abstraction-three-sources).
 type CheckSource int
 
 const (
@@ -190,12 +190,12 @@ type snapFile struct {
 
 // Snapshot is a read-only view of the vault's files from one source: every
 // file below EchoesVault/, plus what the source's Git view says about the
-// local-only files (§20.2) and unmerged paths. It implements PageSource, so
+// local-only files (echoes-conformance §20.2) and unmerged paths. It implements PageSource, so
 // the index renderer and the check read pages the same way from every
 // source.
 type Snapshot struct {
 	files     []snapFile     // sorted by path
-	pages     []string       // page file names in listing order (§8.2)
+	pages     []string       // page file names in listing order (echoes-conformance §8.2)
 	pageFile  map[string]int // page name -> index into files
 	localOnly []string       // local-only files present in the index or commit
 	unmerged  []string       // unmerged vault paths (index only)
@@ -378,7 +378,7 @@ func serialReads() func(func() ([]byte, error)) func() ([]byte, error) {
 }
 
 // markerFromBytes interprets marker bytes as ReadMarker interprets the file
-// (§7.2).
+// (echoes-conformance §7.2).
 func markerFromBytes(data []byte) MarkerRead {
 	text, err := pytext.DecodeText(data)
 	if err != nil {
@@ -473,7 +473,7 @@ func (s *Snapshot) windowsNameFindings() []Finding {
 	return out
 }
 
-// collisionFindings applies §8.3 to the whole listing and reports every
+// collisionFindings applies echoes-conformance §8.3 to the whole listing and reports every
 // colliding page, not only the first pair.
 func (s *Snapshot) collisionFindings() []Finding {
 	var out []Finding
@@ -491,7 +491,7 @@ func (s *Snapshot) collisionFindings() []Finding {
 	return out
 }
 
-// contentFindings validates every page (§9) and searches every other
+// contentFindings validates every page (echoes-conformance §9) and searches every other
 // EchoesVault/**/*.md file for conflict markers, in parallel.
 func (s *Snapshot) contentFindings() []Finding {
 	pageOf := make(map[int]string, len(s.pages))

@@ -10,7 +10,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// Hash reports the §12 hash of an existing page (read-only).
+// Hash reports the echoes-conformance §12 hash of an existing page (read-only).
 func (e *Engine) Hash(filename string) (pyjson.Value, error) {
 	if err := e.WS.Gate(); err != nil {
 		return pyjson.Value{}, err
@@ -45,7 +45,7 @@ type preparedPage struct {
 	Existed bool
 }
 
-// preparePage validates one page item of upsert or end (§15.9 steps 2-6).
+// preparePage validates one page item of upsert or end (echoes-conformance §15.9 steps 2-6).
 func (e *Engine) preparePage(item *pyjson.Obj) (*preparedPage, error) {
 	name, err := NormalizePageName(field(item, "filename"))
 	if err != nil {
@@ -105,7 +105,7 @@ func (e *Engine) preparePage(item *pyjson.Obj) (*preparedPage, error) {
 	return &preparedPage{IndexPage: IndexPage{Name: name, Page: page}, Path: path, Existed: existed}, nil
 }
 
-// Upsert creates or replaces one page (§15.9).
+// Upsert creates or replaces one page (echoes-conformance §15.9).
 func (e *Engine) Upsert(load Payload) (pyjson.Value, error) {
 	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		payload, err := decodePayload(load)
@@ -144,14 +144,14 @@ func (e *Engine) Upsert(load Payload) (pyjson.Value, error) {
 		return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
 			Set("action", pyjson.Str(action)).
 			Set("page", pyjson.Str(page.Path)).
-			// The §12 hash of what was written, so it chains into the next
-			// expectedSha256 even for CRLF pages (§12 Quirk).
+			// The echoes-conformance §12 hash of what was written, so it chains into the next
+			// expectedSha256 even for CRLF pages (echoes-conformance §12 Quirk).
 			Set("sha256", pyjson.Str(TextHash(page.Page.Text))).
 			Set("indexChanged", pyjson.Boolean(refresh.Rebuilt))), nil
 	})
 }
 
-// Append writes one unique scratchpad entry (§15.8).
+// Append writes one unique scratchpad entry (echoes-conformance §15.8).
 func (e *Engine) Append(load Payload) (pyjson.Value, error) {
 	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		payload, err := decodePayload(load)
@@ -233,7 +233,7 @@ func rawStats(raw pyjson.Value) (Stats, bool) {
 	return out, true
 }
 
-// End finalizes a session (§15.10). confirmed is --confirm-explicit-user-end.
+// End finalizes a session (echoes-conformance §15.10). confirmed is --confirm-explicit-user-end.
 func (e *Engine) End(load Payload, confirmed bool) (pyjson.Value, error) {
 	if !confirmed {
 		return pyjson.Value{}, errorf("Final memory save requires --confirm-explicit-user-end from the echoes-end workflow.")
@@ -343,7 +343,7 @@ func (e *Engine) refreshCommand(w *writer) (RefreshResult, *State, error) {
 	return res, st, err
 }
 
-// RebuildIndex validates every page and regenerates index.md (§15.12).
+// RebuildIndex validates every page and regenerates index.md (echoes-conformance §15.12).
 func (e *Engine) RebuildIndex() (pyjson.Value, error) {
 	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		res, _, err := e.refreshCommand(w)
@@ -359,7 +359,7 @@ func (e *Engine) RebuildIndex() (pyjson.Value, error) {
 	})
 }
 
-// Hydrate refreshes only the ignored generated files (§15.4).
+// Hydrate refreshes only the ignored generated files (echoes-conformance §15.4).
 func (e *Engine) Hydrate() (pyjson.Value, error) {
 	if fi, err := os.Lstat(e.WS.Runtime); err != nil || !fi.Mode().IsRegular() {
 		return pyjson.Value{}, errorf("Project runtime is missing. Run the echoes-init workflow before hydrate.")
@@ -377,7 +377,7 @@ func (e *Engine) Hydrate() (pyjson.Value, error) {
 }
 
 // Start refreshes the index, marks the session started and returns the
-// Markdown session context (§15.5).
+// Markdown session context (echoes-conformance §15.5).
 func (e *Engine) Start(recent int) (string, error) {
 	recent = max(0, min(recent, MaxRecent))
 	var out string

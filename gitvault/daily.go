@@ -25,7 +25,7 @@ var now = time.Now
 // numeric offset (UTC prints +00:00, never Z).
 func LocalTimestamp(t time.Time) string { return t.Local().Format("2006-01-02T15:04:05-07:00") }
 
-// NormalizeAgent implements §13.3 for a candidate already known to be a string.
+// NormalizeAgent implements echoes-conformance §13.3 for a candidate already known to be a string.
 func NormalizeAgent(name string) (string, error) {
 	folded := pytext.Casefold(pytext.Strip(name))
 	var b strings.Builder
@@ -70,7 +70,7 @@ func resolveAgent(payloadAgent pyjson.Value, hasPayloadAgent bool, flagAgent *st
 	return &name, nil
 }
 
-// dailyEntry builds the path and content of a unique daily file (§13).
+// dailyEntry builds the path and content of a unique daily file (echoes-conformance §13).
 func (ws *Workspace) dailyEntry(kind, text string, agent *string) (path string, content []byte, err error) {
 	utc := now().UTC()
 	var rnd [4]byte

@@ -11,7 +11,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// TestNormalizeAgent covers CONFORMANCE-echoes §13.3.
+// TestNormalizeAgent covers echoes-conformance §13.3.
 func TestNormalizeAgent(t *testing.T) {
 	ok := map[string]string{
 		"Claude Code":                  "claude-code",

@@ -26,7 +26,7 @@ type Engine struct {
 	opt Options
 }
 
-// Open resolves the workspace (CONFORMANCE-echoes §3). It writes nothing.
+// Open resolves the workspace (echoes-conformance §3). It writes nothing.
 func Open(opt Options) (*Engine, error) {
 	ws, err := ResolveWorkspace(opt.Workspace)
 	if err != nil {
@@ -39,7 +39,7 @@ func Open(opt Options) (*Engine, error) {
 // after the command's marker check, as the reference does.
 type Payload func() ([]byte, error)
 
-// decodePayload parses a payload into a JSON object (§4.5).
+// decodePayload parses a payload into a JSON object (echoes-conformance §4.5).
 func decodePayload(load Payload) (*pyjson.Obj, error) {
 	data, err := load()
 	if err != nil {
@@ -67,7 +67,7 @@ func field(o *pyjson.Obj, key string) pyjson.Value {
 	return v
 }
 
-// TextHash is the page hash of §12: SHA-256 of the universal-newline text.
+// TextHash is the page hash of echoes-conformance §12: SHA-256 of the universal-newline text.
 func TextHash(text string) string {
 	sum := sha256.Sum256([]byte(pytext.UniversalNewlines(text)))
 	return hex.EncodeToString(sum[:])
@@ -92,7 +92,7 @@ func (e *Engine) lockedMutation(fn func(w *writer) (pyjson.Value, error)) (pyjso
 }
 
 // flagAgent validates --agent before any write (the reference validates it
-// only while writing state, after other writes; see §14.3 Quirk).
+// only while writing state, after other writes; see echoes-conformance §14.3 Quirk).
 func (e *Engine) flagAgent() (*string, error) {
 	if e.opt.Agent == nil {
 		return nil, nil
@@ -111,7 +111,7 @@ func (e *Engine) render(proposed []IndexPage) (*Index, error) {
 	return renderIndex(src, names, proposed)
 }
 
-// RefreshResult is the indexRefresh object (§11.3).
+// RefreshResult is the indexRefresh object (echoes-conformance §11.3).
 type RefreshResult struct {
 	Rebuilt           bool
 	MigratedSummaries []string
@@ -151,7 +151,7 @@ func (w *writer) refreshIndex(idx *Index) (RefreshResult, error) {
 	return res, nil
 }
 
-// finishState writes the state at the end of a mutating command (§14.3).
+// finishState writes the state at the end of a mutating command (echoes-conformance §14.3).
 func (e *Engine) finishState(w *writer, st *State, stats Stats, agent *string) (*State, error) {
 	st.Initialized = true
 	st.Stats = stats
@@ -161,8 +161,8 @@ func (e *Engine) finishState(w *writer, st *State, stats Stats, agent *string) (
 
 // refuseSymlinkTargets fails when a managed replacement target the command
 // will write is a symlink, so that the refusal comes before the first write
-// instead of after the page was replaced (Protocol §16: fail closed before
-// writing durable knowledge; CONFORMANCE-echoes §5 step 2).
+// instead of after the page was replaced (protocol §16: fail closed before
+// writing durable knowledge; echoes-conformance §5 step 2).
 func refuseSymlinkTargets(paths ...string) error {
 	for _, p := range paths {
 		if fsx.IsSymlink(p) {
@@ -173,7 +173,7 @@ func refuseSymlinkTargets(paths ...string) error {
 }
 
 // pageTarget resolves a normalized page file name to its path, refusing a
-// symlinked page (§8.4).
+// symlinked page (echoes-conformance §8.4).
 func (ws *Workspace) pageTarget(name string) (string, error) {
 	p := filepath.Join(ws.Pages, name)
 	if fsx.IsSymlink(p) {

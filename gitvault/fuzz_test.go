@@ -47,7 +47,7 @@ func FuzzParsePage(f *testing.F) {
 			t.Fatalf("re-parse differs: %+v vs %+v", q, p)
 		}
 		// Once written and read back as text, the page is still valid:
-		// this is what keeps the vault renderable (§9 Quirk).
+		// this is what keeps the vault renderable (echoes-conformance §9 Quirk).
 		if _, err := ParsePage(pytext.UniversalNewlines(p.Text), true); err != nil {
 			t.Fatalf("stored page invalid when read back: %v", err)
 		}
@@ -73,7 +73,7 @@ func FuzzNormalizePageName(f *testing.F) {
 		switch {
 		case !strings.HasSuffix(name, ".md"), stem == "":
 			t.Fatalf("%q -> %q: bad suffix", raw, name)
-		// ".." is checked on the stem (§8.1 step 4): "0." gives "0..md", as in
+		// ".." is checked on the stem (echoes-conformance §8.1 step 4): "0." gives "0..md", as in
 		// the reference.
 		case strings.ContainsAny(name, `/\`), strings.Contains(stem, ".."), strings.HasPrefix(name, "."):
 			t.Fatalf("%q -> %q: unsafe", raw, name)

@@ -15,7 +15,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// Inspection is the result of inspect/status (CONFORMANCE-echoes §15.6).
+// Inspection is the result of inspect/status (echoes-conformance §15.6).
 type Inspection struct {
 	Workspace, Vault string
 	State            *State // as read, with live stats; never written
@@ -31,7 +31,7 @@ type IndexCheck struct {
 	SHA256       string
 }
 
-// Health is the §18 health object.
+// Health is the echoes-conformance §18 health object.
 type Health struct {
 	TotalPages, TotalDailyLogs, DeprecatedPages int
 	DeprecatedSlugs                             []string
@@ -55,13 +55,13 @@ type Health struct {
 	Storage      Storage
 }
 
-// StateFileStatus is health.stateFile (§18.4).
+// StateFileStatus is health.stateFile (echoes-conformance §18.4).
 type StateFileStatus struct {
 	Exists, Valid bool
 	Error         string
 }
 
-// Storage is health.storage (§18.6).
+// Storage is health.storage (echoes-conformance §18.6).
 type Storage struct {
 	TotalBytes                int64
 	TotalFiles, MarkdownFiles int
@@ -70,7 +70,7 @@ type Storage struct {
 	HasLastModified           bool
 }
 
-// problem pairs a health list with its card label (§19), in key order.
+// problem pairs a health list with its card label (echoes-conformance §19), in key order.
 type problem struct {
 	label string
 	items []string
@@ -95,7 +95,7 @@ func (h *Health) problems() []problem {
 	}
 }
 
-// Inspect reports the vault's health (§15.6, §18). It is strictly
+// Inspect reports the vault's health (echoes-conformance §15.6, echoes-conformance §18). It is strictly
 // read-only: no lock, no write, no hydrate, no migration, and no marker is
 // needed. Unreadable and non-UTF-8 files are reported, never an error.
 func (e *Engine) Inspect() *Inspection {
@@ -176,7 +176,7 @@ func errMessage(err error) string {
 }
 
 // pageChecks returns the sorted raw stems of deprecated pages and of pages
-// that fail reading or parsing (§18.2).
+// that fail reading or parsing (echoes-conformance §18.2).
 func pageChecks(names []string, loaded []loadedPage) (deprecated, invalid []string) {
 	deprecated, invalid = []string{}, []string{}
 	seen := map[string]bool{}
@@ -197,7 +197,7 @@ func pageChecks(names []string, loaded []loadedPage) (deprecated, invalid []stri
 	return deprecated, invalid
 }
 
-// indexEntries compares the index on disk with the page listing (§18.2).
+// indexEntries compares the index on disk with the page listing (echoes-conformance §18.2).
 func (h *Health) indexEntries(names []string, indexText string) {
 	rows := ParseIndexRows(indexText)
 	h.IndexTopics = len(rows)
@@ -231,7 +231,7 @@ func (h *Health) indexEntries(names []string, indexText string) {
 	sort.Strings(h.MissingPages)
 }
 
-// readTextNoFollow reads a regular, non-symlink file as text (§2.3); ok is
+// readTextNoFollow reads a regular, non-symlink file as text (echoes-conformance §2.3); ok is
 // false for anything else or on any read or decode failure.
 func readTextNoFollow(p string) (string, bool) {
 	if !fsx.IsRegular(p) {
@@ -275,7 +275,7 @@ func managedAdapter(p string, subs ...string) bool {
 	return anyAdapterVersion.MatchString(text)
 }
 
-// missingStructure implements §18.3's structure list, sorted by code point.
+// missingStructure implements echoes-conformance §18.3's structure list, sorted by code point.
 func (ws *Workspace) missingStructure(markerValid, runtimeCompatible bool) []string {
 	checks := map[string]bool{
 		"index.md":                               fsx.IsRegular(ws.Index),
@@ -305,7 +305,7 @@ func (ws *Workspace) missingStructure(markerValid, runtimeCompatible bool) []str
 }
 
 // adapterConfiguration lists generated agent files that exist but are not
-// ours to manage (§18.3). A dangling symlink does not exist.
+// ours to manage (echoes-conformance §18.3). A dangling symlink does not exist.
 func (ws *Workspace) adapterConfiguration() []string {
 	var out []string
 	conflict := func(p string, subs ...string) {
@@ -340,7 +340,7 @@ func sortedUnique(xs []string) []string {
 
 // outdatedRuntime reports a compatible project runtime of another engine
 // version. The reference always says "older"; we say "newer" when it is
-// (§18.3 Quirk), keeping one entry either way.
+// (echoes-conformance §18.3 Quirk), keeping one entry either way.
 func outdatedRuntime(rs RuntimeStatus) []string {
 	if !rs.Compatible || (rs.Engine != nil && *rs.Engine == engineTriple) {
 		return []string{}
@@ -355,8 +355,8 @@ func outdatedRuntime(rs RuntimeStatus) []string {
 	return []string{"project engine " + VersionString(rs.Engine) + " is " + word + " than available engine " + EngineVersion}
 }
 
-// inventory walks the vault once without following symlinks (§18.6) and
-// finds the *.md files with conflict markers (§18.3). pageConflict holds
+// inventory walks the vault once without following symlinks (echoes-conformance §18.6) and
+// finds the *.md files with conflict markers (echoes-conformance §18.3). pageConflict holds
 // the verdicts for pages already read, by vault-relative slash path, so they
 // are not read twice.
 func (ws *Workspace) inventory(pageConflict map[string]bool) (Storage, []string) {
@@ -464,7 +464,7 @@ func sortByComponents(paths []string) {
 var entryHeading = []string{"### Scratchpad — ", "### Session — "}
 
 // todayEntries counts the daily headings of local today and UTC today
-// (§18.2).
+// (echoes-conformance §18.2).
 func (ws *Workspace) todayEntries(t time.Time) int {
 	dates := []string{t.Local().Format("2006-01-02")}
 	if utc := t.UTC().Format("2006-01-02"); utc != dates[0] {
@@ -495,7 +495,7 @@ func (ws *Workspace) todayEntries(t time.Time) int {
 	return n
 }
 
-// stateFileStatus implements §18.4's stateFile.
+// stateFileStatus implements echoes-conformance §18.4's stateFile.
 func (ws *Workspace) stateFileStatus() StateFileStatus {
 	fi, err := os.Lstat(ws.State)
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink != 0 && !exists(ws.State)) {
@@ -553,7 +553,7 @@ func (s Storage) JSON() pyjson.Value {
 		Set("lastModified", last))
 }
 
-// JSON renders the indexRefresh object of inspect (§15.6).
+// JSON renders the indexRefresh object of inspect (echoes-conformance §15.6).
 func (c IndexCheck) JSON() pyjson.Value {
 	sha := pyjson.NullValue()
 	if c.Rendered {
@@ -575,7 +575,7 @@ func (h *Health) Integrity() string {
 	return "attention"
 }
 
-// JSON renders the health object in the §18.1 key order.
+// JSON renders the health object in the echoes-conformance §18.1 key order.
 func (h *Health) JSON() pyjson.Value {
 	o := pyjson.NewObj().
 		Set("totalPages", pyjson.Int(int64(h.TotalPages))).
@@ -608,7 +608,7 @@ func (h *Health) JSON() pyjson.Value {
 	return pyjson.ObjectValue(o)
 }
 
-// JSON renders the full inspect result (§15.6).
+// JSON renders the full inspect result (echoes-conformance §15.6).
 func (in *Inspection) JSON() pyjson.Value {
 	return pyjson.ObjectValue(pyjson.NewObj().
 		Set("ok", pyjson.Boolean(true)).

@@ -280,7 +280,7 @@ func TestCards(t *testing.T) {
 	if got := in.Card(); got != want {
 		t.Fatalf("card:\n%s\nwant:\n%s", got, want)
 	}
-	// Attention details keep the §19 order, with the invalid state last.
+	// Attention details keep the echoes-conformance §19 order, with the invalid state last.
 	h := Health{Initialized: true, IssueCount: 4, MissingStructure: []string{"a"}, OutdatedRuntime: []string{"b"},
 		GitReadinessIssues: []string{"c", "d"}}
 	in = &Inspection{State: &State{Started: pyjson.Int(1), Saved: pyjson.Str("")}, Health: h}

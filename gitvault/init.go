@@ -5,7 +5,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// Install runs init, migrate or upgrade (§15.1): the same full installation
+// Install runs init, migrate or upgrade (echoes-conformance §15.1): the same full installation
 // boundary, differing only in the reported operation. Unlike the reference,
 // the legacy summary migration is validated before the first write, so a
 // vault that cannot migrate is left exactly as it was.
@@ -47,7 +47,7 @@ func (e *Engine) Install(operation string) (pyjson.Value, error) {
 		return pyjson.Value{}, err
 	}
 	// Read after the plan and before the first state write: legacy state
-	// files are imported here (§14.2).
+	// files are imported here (echoes-conformance §14.2).
 	st := e.WS.ReadState()
 	st.Initialized = true
 	adapters, err := w.applyAdapters(adapterPlan)
@@ -73,7 +73,7 @@ func (e *Engine) Install(operation string) (pyjson.Value, error) {
 }
 
 // ConfigureAgents repairs the generated adapters of an initialized vault
-// without authoring knowledge (§15.3).
+// without authoring knowledge (echoes-conformance §15.3).
 func (e *Engine) ConfigureAgents() (pyjson.Value, error) {
 	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		agent, err := e.flagAgent()
@@ -123,7 +123,7 @@ func (e *Engine) ConfigureAgents() (pyjson.Value, error) {
 }
 
 // writable fails, before anything is written, where writeMarker would
-// (§7.4): an unreadable marker or one of another protocol version.
+// (echoes-conformance §7.4): an unreadable marker or one of another protocol version.
 func (m MarkerRead) writable() error {
 	if m.Err != nil {
 		return m.Err

@@ -28,7 +28,7 @@ type MarkerRead struct {
 	Err    *Error       // "Invalid EchoesVault marker: ..." when unreadable or not an object
 }
 
-// ReadMarker reads the marker without interpreting its fields (§7.2).
+// ReadMarker reads the marker without interpreting its fields (echoes-conformance §7.2).
 func (ws *Workspace) ReadMarker() MarkerRead {
 	data, err := os.ReadFile(ws.Marker)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -67,8 +67,8 @@ func (m MarkerRead) ProtocolValue() pyjson.Value { return m.field("protocolVersi
 
 var markerFields = []string{"generatedIndex", "dailyLayout", "runtime", "requiredFrontmatter"}
 
-// check applies the gate's field checks (§7.3 steps 2-4) and returns the
-// gate message and the health message (§18.4) for the first failure.
+// check applies the gate's field checks (echoes-conformance §7.3 steps 2-4) and returns the
+// gate message and the health message (echoes-conformance §18.4) for the first failure.
 func (m MarkerRead) check() (gate, health string) {
 	pv := m.field("protocolVersion")
 	if !pyjson.Equal(pv, pyjson.Str(ProtocolVersion)) {
@@ -102,7 +102,7 @@ func (m MarkerRead) Valid() bool {
 }
 
 // Gate is the check every command that needs an initialized vault runs
-// first (§7.3). It writes nothing.
+// first (echoes-conformance §7.3). It writes nothing.
 func (ws *Workspace) Gate() error {
 	m := ws.ReadMarker()
 	if !m.Exists {
@@ -120,7 +120,7 @@ func (ws *Workspace) Gate() error {
 	return nil
 }
 
-// LegacyVaultDetected implements §7.5.
+// LegacyVaultDetected implements echoes-conformance §7.5.
 func (ws *Workspace) LegacyVaultDetected() bool {
 	if fsx.IsRegular(ws.Marker) {
 		return false
@@ -136,7 +136,7 @@ func (ws *Workspace) LegacyVaultDetected() bool {
 	return found
 }
 
-// MarkerJSON is health's and protocol's marker object (§18.4).
+// MarkerJSON is health's and protocol's marker object (echoes-conformance §18.4).
 func (m MarkerRead) JSON() pyjson.Value {
 	o := pyjson.NewObj()
 	switch {
@@ -158,7 +158,7 @@ func (m MarkerRead) JSON() pyjson.Value {
 	return pyjson.ObjectValue(o)
 }
 
-// writeMarker implements §7.4 for init/migrate/upgrade/configure-agents.
+// writeMarker implements echoes-conformance §7.4 for init/migrate/upgrade/configure-agents.
 // It returns whether the file was (re)written.
 func (w *writer) writeMarker() (bool, error) {
 	m := w.ws.ReadMarker()

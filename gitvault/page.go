@@ -8,12 +8,12 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// Page is a parsed knowledge page (CONFORMANCE-echoes §9).
+// Page is a parsed knowledge page (echoes-conformance §9).
 type Page struct {
 	Text       string // strip(content) + "\n": the bytes a writer stores
 	Type       string
 	Status     string // casefolded
-	Summary    string // normalized (§10); empty when HasSummary is false
+	Summary    string // normalized (echoes-conformance §10); empty when HasSummary is false
 	HasSummary bool
 	block      *frontmatter.Block
 }
@@ -93,7 +93,7 @@ func decodeKey(b *frontmatter.Block, key string) (string, error) {
 	return v, nil
 }
 
-// NormalizeSummary implements §10. slug, when non-empty, must match an
+// NormalizeSummary implements echoes-conformance §10. slug, when non-empty, must match an
 // index-row link wrapped around the value.
 func NormalizeSummary(v pyjson.Value, slug string) (string, error) {
 	if v.Kind != pyjson.String || pytext.IsBlank(v.S) {
@@ -143,7 +143,7 @@ func matchIndexRow(s string) (link, desc string, ok bool) {
 }
 
 // InjectSummary inserts a quoted summary line before the closing delimiter
-// (§17 step 2b) and re-validates the page with the summary required.
+// (echoes-conformance §17 step 2b) and re-validates the page with the summary required.
 func InjectSummary(p *Page, summary string) (*Page, error) {
 	lines := pytext.SplitLines(p.Text)
 	out := make([]string, 0, len(lines)+1)

@@ -11,8 +11,8 @@ func evPage(fm string) string { return "---\n" + fm + "---\n" }
 
 const evBase = "type: t\nstack: []\nstatus: active\n"
 
-// TestParsePageAcceptance covers CONFORMANCE-echoes §9 and the parity items
-// of §24 through ParsePage (summary required).
+// TestParsePageAcceptance covers echoes-conformance §9 and the parity items
+// of echoes-conformance §24 through ParsePage (summary required).
 func TestParsePageAcceptance(t *testing.T) {
 	long160 := strings.Repeat("é", 160)
 	cases := []struct {
@@ -90,7 +90,7 @@ func TestParsePageStoredText(t *testing.T) {
 	if want := "---\r\ntype: a\r\nstack: []\r\nstatus: active\r\nsummary: s\r\n---\r\nbody\n"; p.Text != want {
 		t.Fatalf("Text = %q, want %q", p.Text, want)
 	}
-	// §12: the page hash is of the universal-newline text.
+	// echoes-conformance §12: the page hash is of the universal-newline text.
 	if got := TextHash(p.Text); got != "8957748845a618320921fa2ae7b86de85e2fb85565abab02ddf3a204240b87b5" {
 		t.Fatalf("TextHash = %s", got)
 	}

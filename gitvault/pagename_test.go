@@ -9,7 +9,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// TestNormalizePageName covers CONFORMANCE-echoes §8.1 and Protocol §7.1.
+// TestNormalizePageName covers echoes-conformance §8.1 and protocol §7.1.
 func TestNormalizePageName(t *testing.T) {
 	ok := map[string]string{
 		"auth":             "auth.md",
@@ -58,7 +58,7 @@ func TestNormalizePageName(t *testing.T) {
 	}
 }
 
-// TestListPageNames covers §8.2: direct regular non-symlink children with a
+// TestListPageNames covers echoes-conformance §8.2: direct regular non-symlink children with a
 // case-insensitive .md suffix, Python stems, sorted by (casefold, NFC).
 func TestListPageNames(t *testing.T) {
 	dir := t.TempDir()

@@ -13,7 +13,7 @@ import (
 )
 
 // NormalizePageName turns a requested page name into its file name
-// (CONFORMANCE-echoes §8.1).
+// (echoes-conformance §8.1).
 func NormalizePageName(v pyjson.Value) (string, error) {
 	if v.Kind != pyjson.String || pytext.IsBlank(v.S) {
 		return "", errorf("Page filename must be a non-empty string.")
@@ -42,7 +42,7 @@ func pySuffix(name string) (stem, suffix string) {
 	return name[:i], name[i:]
 }
 
-// isPageFileName reports whether a directory entry name is a page (§8.2).
+// isPageFileName reports whether a directory entry name is a page (echoes-conformance §8.2).
 func isPageFileName(name string) bool {
 	_, suffix := pySuffix(name)
 	return strings.EqualFold(suffix, ".md")
@@ -51,7 +51,7 @@ func isPageFileName(name string) bool {
 // PageStem returns the stem of a page file name.
 func PageStem(name string) string { stem, _ := pySuffix(name); return stem }
 
-// pageSortKey is the listing and index order key (§8.2, §11.1).
+// pageSortKey is the listing and index order key (echoes-conformance §8.2, echoes-conformance §11.1).
 type pageSortKey struct{ folded, nfc string }
 
 func sortKey(name string) pageSortKey {

@@ -41,12 +41,12 @@ func strs(v pyjson.Value) []string {
 	return out
 }
 
-// Paths in JSON output follow CONFORMANCE-echoes field by field: search's
-// file (§15.7), the adapter result lists (§16.2), adapterConfiguration
-// (§18.3) and storage (§18.6) use OS separators; conflictMarkers (§18.3),
-// missingStructure (§18.3), health.git (§20.2) and check's findings (its
+// Paths in JSON output follow echoes-conformance field by field: search's
+// file (echoes-conformance §15.7), the adapter result lists (echoes-conformance §16.2), adapterConfiguration
+// (echoes-conformance §18.3) and storage (echoes-conformance §18.6) use OS separators; conflictMarkers (echoes-conformance §18.3),
+// missingStructure (echoes-conformance §18.3), health.git (echoes-conformance §20.2) and check's findings (its
 // own JSON, read by CI annotations) use "/". start's "### <path>" headings
-// are the relative path as on disk (§15.5). This test runs on Windows too.
+// are the relative path as on disk (echoes-conformance §15.5). This test runs on Windows too.
 func TestJSONPathSeparators(t *testing.T) {
 	e, err := Open(Options{Workspace: t.TempDir()})
 	if err != nil {
@@ -119,7 +119,7 @@ func TestJSONPathSeparators(t *testing.T) {
 	}
 }
 
-// health.git lists workspace-relative paths with "/" on every OS (§20.2).
+// health.git lists workspace-relative paths with "/" on every OS (echoes-conformance §20.2).
 func TestGitReadinessSlashes(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")

@@ -90,7 +90,7 @@ func TestRaceHelperProcess(t *testing.T) {
 }
 
 // TestMultiProcessWriters runs four processes writing one vault at once
-// through the shared lock (Protocol §11): 25 appends and 10 distinct page
+// through the shared lock (protocol §11): 25 appends and 10 distinct page
 // upserts each, plus hash-protocol updates of one shared page.
 func TestMultiProcessWriters(t *testing.T) {
 	if os.Getenv(raceEnvWS) != "" {

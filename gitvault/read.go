@@ -6,7 +6,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// ReadPage returns one page's text with its §12 hash, so that an adapter
+// ReadPage returns one page's text with its echoes-conformance §12 hash, so that an adapter
 // without shell access (the MCP server) can read a page and later pass the
 // hash as expectedSha256 to Upsert or End. It is read-only and takes no lock:
 // like Hash, a reader racing a writer sees either version, and the hash
@@ -24,7 +24,7 @@ func (e *Engine) ReadPage(filename string) (pyjson.Value, error) {
 		return pyjson.Value{}, err
 	}
 	// pageTarget refuses a symlinked page: following it could read a file
-	// outside the vault (§8.4), which upsert would then refuse to replace.
+	// outside the vault (echoes-conformance §8.4), which upsert would then refuse to replace.
 	path, err := e.WS.pageTarget(name)
 	if err != nil {
 		return pyjson.Value{}, err

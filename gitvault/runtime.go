@@ -11,7 +11,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// RuntimeStatus describes .echoes-vault/echoes_vault.py (§18.5).
+// RuntimeStatus describes .echoes-vault/echoes_vault.py (echoes-conformance §18.5).
 type RuntimeStatus struct {
 	Exists, Recognized, Compatible, Current bool
 	Engine, Protocol                        *[3]int
@@ -126,7 +126,7 @@ func (rs RuntimeStatus) JSON() pyjson.Value {
 		Set("error", errV))
 }
 
-// Protocol reports versions, marker and runtime (§15.2). Read-only; it works
+// Protocol reports versions, marker and runtime (echoes-conformance §15.2). Read-only; it works
 // without a marker.
 func (e *Engine) Protocol() pyjson.Value {
 	m := e.WS.ReadMarker()
@@ -147,7 +147,7 @@ func (e *Engine) Protocol() pyjson.Value {
 		Set("commands", pyjson.Strs(Commands)))
 }
 
-// stateFileValid returns "" when the parsed state passes the §18.4 checks,
+// stateFileValid returns "" when the parsed state passes the echoes-conformance §18.4 checks,
 // else the health error message.
 func stateFileValid(raw pyjson.Value) string {
 	if raw.Kind != pyjson.Object {

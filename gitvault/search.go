@@ -19,7 +19,7 @@ type SearchHit struct {
 }
 
 // Search scans top-level page bodies for a literal, case-insensitive
-// substring (§15.7). It is read-only.
+// substring (echoes-conformance §15.7). It is read-only.
 func (e *Engine) Search(query string, limit int) (pyjson.Value, error) {
 	if err := e.WS.Gate(); err != nil {
 		return pyjson.Value{}, err
@@ -87,7 +87,7 @@ func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
 			for _, h := range found[i] {
 				if len(hits) == limit {
 					// One match beyond the limit proves truncation (the
-					// reference reports it at exactly limit matches, §15.7 Quirk).
+					// reference reports it at exactly limit matches, echoes-conformance §15.7 Quirk).
 					return hits, true, nil
 				}
 				hits = append(hits, h)

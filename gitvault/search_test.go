@@ -9,7 +9,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// TestSearchSemantics covers CONFORMANCE-echoes §15.7: casefold matching,
+// TestSearchSemantics covers echoes-conformance §15.7: casefold matching,
 // splitlines numbering with frontmatter included, stripped text cut at 300
 // code points, listing order, on-disk names, pages only.
 func TestSearchSemantics(t *testing.T) {
@@ -70,7 +70,7 @@ func TestSearchSemantics(t *testing.T) {
 		x, _ := r.Obj.Get("text")
 		lines = append(lines, f.S+":"+pyjson.Repr(l)+":"+x.S)
 	}
-	// results[].file uses the OS separator (CONFORMANCE-echoes §15.7).
+	// results[].file uses the OS separator (echoes-conformance §15.7).
 	wantLines := []string{
 		filepath.FromSlash("EchoesVault/pages/A.MD") + ":7:" + strings.Repeat("é", 300),
 		filepath.FromSlash("EchoesVault/pages/b.md") + ":5:summary: Straße one.",

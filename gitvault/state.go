@@ -11,7 +11,7 @@ import (
 // Stats are the live vault counts recorded in state and reported by health.
 type Stats struct{ TotalPages, TotalDailyLogs, DeprecatedPages int }
 
-// State is .echoes-vault/state.json (CONFORMANCE-echoes §14). It is local,
+// State is .echoes-vault/state.json (echoes-conformance §14). It is local,
 // ignored by Git and never authoritative.
 type State struct {
 	Initialized bool
@@ -30,7 +30,7 @@ type stateSource struct {
 }
 
 // ReadState reads the state with legacy import in the documented priority
-// (§14.2). It never fails: unusable sources fall through to the defaults.
+// (echoes-conformance §14.2). It never fails: unusable sources fall through to the defaults.
 func (ws *Workspace) ReadState() *State {
 	sources := []stateSource{{ws.State, ""}, {ws.LegacyOpenCodeState, "opencode"}, {ws.LegacyCodexState, "codex"}}
 	for _, src := range sources {

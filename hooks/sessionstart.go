@@ -14,7 +14,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// SessionStart contract constants (CONFORMANCE-echoes §22).
+// SessionStart contract constants (echoes-conformance §22).
 const (
 	// CardBudget and PlainBudget are the additionalContext limits, in
 	// characters (code points), that the reference plugin registers for
@@ -94,7 +94,7 @@ func stringField(o *pyjson.Obj, key string) (string, bool) {
 	return v.S, true
 }
 
-// workspaceRoot resolves dir as §3 steps 1-2 do, without the confinement
+// workspaceRoot resolves dir as echoes-conformance §3 steps 1-2 do, without the confinement
 // check: a vault whose managed paths escape the workspace must still get a
 // card ("Status unavailable") rather than silence.
 func workspaceRoot(dir string) (string, bool) {
@@ -126,7 +126,7 @@ func vaultPresent(root string) bool {
 	return false
 }
 
-// statusCard runs the read-only inspection with the §22 time budget.
+// statusCard runs the read-only inspection with the echoes-conformance §22 time budget.
 func statusCard(root string) string {
 	done := make(chan string, 1)
 	go func() {

@@ -283,7 +283,7 @@ func (inv *invocation) intFlag(name string) (int, error) {
 
 // checkOptions applies the option types and choices (--recent, --limit,
 // --format) while parsing, as argparse does: a bad value is a usage error
-// even when the workspace cannot be resolved (§4.2, §4.4).
+// even when the workspace cannot be resolved (echoes-conformance §4.2, echoes-conformance §4.4).
 func (inv *invocation) checkOptions() error {
 	for _, name := range []string{"recent", "limit"} {
 		if _, ok := inv.opts[name]; ok {

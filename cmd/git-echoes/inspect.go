@@ -7,8 +7,8 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// inspect and status are the read-only health report (CONFORMANCE-echoes
-// §15.6); status is an exact alias.
+// inspect and status are the read-only health report
+// (echoes-conformance §15.6); status is an exact alias.
 func init() {
 	cmd := runtimeCommand{synopsis: "[--format json|card]",
 		flags: func(fs *pflag.FlagSet) map[string]*string {

@@ -30,7 +30,7 @@ type BrokenLink struct {
 	Path     string
 }
 
-// DoctorReport is the read-only audit of a vault (CONFORMANCE §14).
+// DoctorReport is the read-only audit of a vault (ecc-conformance §14).
 type DoctorReport struct {
 	OK                   bool
 	MemoryCount          int

@@ -70,7 +70,7 @@ func DecodeUTF8Fatal(raw []byte) (string, bool) {
 }
 
 // ParseDocument parses and validates decoded document text with exactly
-// the reference's acceptance rules (CONFORMANCE §6). It does not check the
+// the reference's acceptance rules (ecc-conformance §6). It does not check the
 // file's location or scan for secrets; the vault scan does both. Errors
 // are *Error values with CodeInvalid; their messages are internal detail
 // that the scan never shows.

@@ -12,7 +12,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/jsjson"
 )
 
-// workedExample is the conformance page's §5 memory.
+// workedExample is the ecc-conformance §5 memory.
 func workedExample() *Memory {
 	return &Memory{
 		Schema: Schema, ID: "mem_20260726_01k123example", Title: "Authentication migration handoff",

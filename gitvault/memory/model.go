@@ -11,7 +11,7 @@ import (
 // Schema is the document schema identifier.
 const Schema = "ecc.memory.v1"
 
-// Limits (CONFORMANCE §1).
+// Limits (ecc-conformance §1).
 const (
 	MaxDocumentBytes  = 131072
 	MaxBodyBytes      = 65536

@@ -40,7 +40,7 @@ type RootOptions struct {
 	Getenv func(string) string
 }
 
-// ResolveRoots resolves the vault roots (CONFORMANCE §3.1), validating the
+// ResolveRoots resolves the vault roots (ecc-conformance §3.1), validating the
 // ECC_MEMORY_PROJECT_ROOT and ECC_MEMORY_USER_ROOT overrides.
 func ResolveRoots(opts RootOptions) (*Roots, error) {
 	getenv := opts.Getenv
@@ -166,7 +166,7 @@ func realpathNearest(p string) (string, error) { return (*resolver)(nil).realpat
 // resolver memoizes directory realpaths for the duration of one scan, so
 // checking thousands of files costs one lstat each instead of a full
 // path walk. A nil resolver caches nothing. The design excludes same-user
-// races (CONFORMANCE §11.3), which is what makes a per-scan cache sound.
+// races (ecc-conformance §11.3), which is what makes a per-scan cache sound.
 // It is safe for concurrent use.
 type resolver struct {
 	mu     sync.Mutex
@@ -255,7 +255,7 @@ func realpathNearestOr(p string) string {
 	return p
 }
 
-// within reports whether target resolves inside root (CONFORMANCE §3.2).
+// within reports whether target resolves inside root (ecc-conformance §3.2).
 // Any resolution error means "not within".
 func within(target, root string) bool { return (*resolver)(nil).within(target, root) }
 
@@ -294,7 +294,7 @@ func (rs *resolver) fileWithin(dir, base, rootReal string) bool {
 	return relWithin(rootReal, filepath.Join(d, base))
 }
 
-// relWithin is the lexical part of §3.2 on two resolved paths.
+// relWithin is the lexical part of ecc-conformance §3.2 on two resolved paths.
 func relWithin(r, t string) bool {
 	rel, err := filepath.Rel(r, t)
 	if err != nil {
@@ -306,7 +306,7 @@ func relWithin(r, t string) bool {
 	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// checkRootSafety enforces CONFORMANCE §3.3 for one scope: the root must
+// checkRootSafety enforces ecc-conformance §3.3 for one scope: the root must
 // resolve within its boundary and must not itself be a symlink.
 func (r *Roots) checkRootSafety(scope string) error {
 	root, boundary := r.ScopeRoot(scope), r.Boundary(scope)

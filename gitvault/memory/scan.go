@@ -18,7 +18,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
-// Diagnostic codes of invalid files (§11.5).
+// Diagnostic codes of invalid files (ecc-conformance §11.5).
 const (
 	DiagInvalidDocument  = "invalid-document"
 	DiagLocationMismatch = "location-mismatch"
@@ -89,7 +89,7 @@ type scanner struct {
 }
 
 // scan walks the scopes in order with the shared entry and byte budgets
-// (CONFORMANCE §11). Root-safety failures and directory I/O errors are
+// (ecc-conformance §11). Root-safety failures and directory I/O errors are
 // returned as errors (the latter as CodeIncomplete); everything else about
 // individual files becomes diagnostics.
 func scan(r *Roots, scopes []string) (*scanResult, error) {
@@ -268,7 +268,7 @@ type fileOutcome struct {
 	memory *Memory // the valid memory when readOK and code == ""
 }
 
-// examine reads, parses and checks one file (CONFORMANCE §11.4 steps 2 and
+// examine reads, parses and checks one file (ecc-conformance §11.4 steps 2 and
 // 5 to 7). It has no effect on the scan state.
 func (s *scanner) examine(root, rootReal string, rootOK bool, scope, rel string, sd *scanDir) fileOutcome {
 	path := filepath.Join(root, filepath.FromSlash(rel))
@@ -304,7 +304,7 @@ func (s *scanner) examine(root, rootReal string, rootOK bool, scope, rel string,
 	return o
 }
 
-// readFiles applies §11.4 to the collected files in walk order. The
+// readFiles applies ecc-conformance §11.4 to the collected files in walk order. The
 // per-file work runs on several goroutines; the byte budget, the
 // diagnostics and the entries are applied by one in-order merge, so the
 // result is exactly the sequential one.

@@ -192,7 +192,7 @@ func TestMemoryGuardedReaderSizes(t *testing.T) {
 
 // TestMemoryFileWithinMatchesWithin: for the files a scan reads (regular
 // files and vanished paths), the cached per-directory containment agrees
-// with the uncached §3.2 test, including a directory that resolves to the
+// with the uncached ecc-conformance §3.2 test, including a directory that resolves to the
 // root's parent and a directory reached through a symlink.
 func TestMemoryFileWithinMatchesWithin(t *testing.T) {
 	tmp := t.TempDir()

@@ -100,7 +100,7 @@ func ValidateQuery(q string) (string, error) {
 	return q, nil
 }
 
-// Search runs the bounded lexical search (CONFORMANCE §12). It fails only
+// Search runs the bounded lexical search (ecc-conformance §12). It fails only
 // on invalid options, root-safety errors and directory I/O errors
 // (CodeIncomplete); invalid files and truncation are reported in the
 // diagnostics.
@@ -177,7 +177,7 @@ type rankItem struct {
 	ts  bool
 }
 
-// rankCompare is §12.2 step 5: score descending, then updatedAt
+// rankCompare is ecc-conformance §12.2 step 5: score descending, then updatedAt
 // descending, then id ascending (localeCompare). Equal strings compare
 // equal without collation, and two timestamp-shaped updatedAt values
 // compare bytewise, which is what localeCompare returns for them (digits
@@ -284,7 +284,7 @@ func targets(m *Memory, harness string) bool {
 	return harness == "" || contains(m.TargetHarnesses, "all") || contains(m.TargetHarnesses, harness)
 }
 
-// scoreMemory is the reference's lexical score (§12.3). lq is the trimmed,
+// scoreMemory is the reference's lexical score (ecc-conformance §12.3). lq is the trimmed,
 // lowercased query and tokens its distinct tokens.
 func scoreMemory(m *Memory, lq string, tokens []string) int {
 	if lq == "" {
@@ -313,7 +313,7 @@ func scoreMemory(m *Memory, lq string, tokens []string) int {
 	return score
 }
 
-// excerpt reproduces §12.4 with UTF-16 arithmetic, including its parity
+// excerpt reproduces ecc-conformance §12.4 with UTF-16 arithmetic, including its parity
 // quirks: indices found in the lowercased text are applied to the original
 // text, and slicing can split a surrogate pair.
 func excerpt(body string, tokens []string) string {

@@ -1,5 +1,5 @@
 // Package frontmatter is the restricted frontmatter scanner of EchoesVault
-// Protocol 1.0.0 (CONFORMANCE-echoes §9 steps 4-8). It is deliberately not a
+// Protocol 1.0.0 (echoes-conformance §9 steps 4-8). It is deliberately not a
 // YAML parser: it recognises top-level "key: value" lines, reports duplicate
 // keys, decides whether a key is valued, and decodes the three scalar forms
 // the protocol accepts. Acceptance must match the reference engine exactly,
@@ -158,7 +158,7 @@ func MissingError(missing []string) error {
 }
 
 // DecodeScalar decodes the inline value of key as a plain, single-quoted or
-// JSON double-quoted scalar string (§9 step 8).
+// JSON double-quoted scalar string (echoes-conformance §9 step 8).
 func DecodeScalar(key, raw string) (string, error) { return decodeScalar(key, raw, false) }
 
 // DecodeUnwrittenScalar is DecodeScalar for values that are compared but

@@ -2,8 +2,8 @@ package fsx
 
 import "io/fs"
 
-// Ident is what a guarded reader checks about a file (ecc-conformance
-// §11.3): its type, its size, and its identity, the device and inode
+// Ident is what a guarded reader checks about a file
+// (ecc-conformance §11.3): its type, its size, and its identity, the device and inode
 // numbers (on Windows the volume serial number and the file index, which
 // is what Node's fs.Stats report there as dev and ino).
 type Ident struct {

@@ -29,7 +29,7 @@ type LockOptions struct {
 	Refresh time.Duration // mtime refresh period while held (15s); negative disables
 }
 
-// DefaultLockOptions returns the reference engine's timings (§6) plus the
+// DefaultLockOptions returns the reference engine's timings (echoes-conformance §6) plus the
 // recommended 15 s refresh.
 func DefaultLockOptions() LockOptions {
 	return LockOptions{Wait: 8 * time.Second, Poll: 50 * time.Millisecond, Stale: 60 * time.Second, Refresh: 15 * time.Second}
@@ -52,7 +52,7 @@ func (o LockOptions) withDefaults() LockOptions {
 	return o
 }
 
-// Lock is a held .echoes-vault/lock (§6).
+// Lock is a held .echoes-vault/lock (echoes-conformance §6).
 type Lock struct {
 	path  string
 	token string
@@ -74,7 +74,7 @@ func NewLockToken() (string, error) {
 	return strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:]), nil
 }
 
-// AcquireLock takes the shared lock at path following §6 exactly, with the
+// AcquireLock takes the shared lock at path following echoes-conformance §6 exactly, with the
 // Quirk recommendations: a stale lock is unlinked only if its content and
 // mtime are unchanged since the staleness decision, and the held lock's mtime
 // is refreshed every opt.Refresh while it still holds our token.

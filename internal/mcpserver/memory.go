@@ -18,7 +18,7 @@ import (
 
 // harnessSlug is the slug grammar ECC_MEMORY_HARNESS must match exactly:
 // no trimming and no case folding, so that the identity a client sees in
-// documents is byte for byte the one the operator configured (§17.1).
+// documents is byte for byte the one the operator configured (ecc-conformance §17.1).
 var harnessSlug = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
 // HarnessStartupError is the reference's startup message for a missing or
@@ -33,7 +33,7 @@ func CheckHarness(h string) error {
 	return nil
 }
 
-// The memory tool definitions are CONFORMANCE-ecc §17.4 verbatim (schemas
+// The memory tool definitions are ecc-conformance §17.4 verbatim (schemas
 // included), so clients written against the reference see the same tools.
 const (
 	memorySaveSchema   = `{"type":"object","additionalProperties":false,"required":["title","body"],"properties":{"title":{"type":"string","minLength":1,"maxLength":200},"body":{"type":"string","minLength":1,"maxLength":65536},"kind":{"type":"string","enum":["context","decision","fact","handoff","lesson","note","preference","runbook"],"default":"note"},"scope":{"type":"string","enum":["project","team","user"],"default":"project"},"targetHarnesses":{"type":"array","items":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"uniqueItems":true,"minItems":1,"maxItems":32,"default":["all"]},"tags":{"type":"array","items":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"uniqueItems":true,"maxItems":32,"default":[]},"links":{"type":"array","items":{"type":"string","pattern":"^mem_[a-z0-9][a-z0-9_-]{2,127}$"},"maxItems":64,"uniqueItems":true,"default":[]}}}`
@@ -84,10 +84,10 @@ func withTitle(a mcp.ToolAnnotations, title string) *mcp.ToolAnnotations {
 
 // Clients cannot choose the harness identity: the schemas declare no
 // sourceHarness or targetHarness and forbid additional properties, so such
-// a key fails validation with the §17.5 message
+// a key fails validation with the ecc-conformance §17.5 message
 // ("Invalid arguments for <tool>: / additionalProperties.").
 
-// userScopeDisabled is §17.1's refusal, after validation and before any
+// userScopeDisabled is ecc-conformance §17.1's refusal, after validation and before any
 // storage access.
 func (m *memoryServer) checkScopes(scopes ...string) error {
 	if !m.cfg.AllowUserScope && slices.Contains(scopes, "user") {
@@ -96,7 +96,7 @@ func (m *memoryServer) checkScopes(scopes ...string) error {
 	return nil
 }
 
-// roots resolves the vault roots per call (§3.1), so overrides and the
+// roots resolves the vault roots per call (ecc-conformance §3.1), so overrides and the
 // project layout are read fresh, as the reference does.
 func (m *memoryServer) roots() (*memory.Roots, error) {
 	return memory.ResolveRoots(memory.RootOptions{Cwd: m.cfg.MemoryCwd, Getenv: m.cfg.Getenv})
@@ -124,7 +124,7 @@ func (m *memoryServer) save(_ context.Context, args *pyjson.Obj) (*mcp.CallToolR
 	if err != nil {
 		return memoryError("memory_save", err), nil
 	}
-	// The acknowledgement has no body and no path (§17.6 Observability).
+	// The acknowledgement has no body and no path (ecc-conformance §17.6, ecc-seed §observability).
 	return m.bounded(jsjson.MarshalPretty(jsjson.Object{{Key: "memory", Value: res.Memory.Summary()}}))
 }
 
@@ -213,12 +213,12 @@ func (m *memoryServer) doctor(_ context.Context, args *pyjson.Obj) (*mcp.CallToo
 	if err != nil {
 		return memoryError("memory_doctor", err), nil
 	}
-	// Counts only: paths would reveal other harnesses' files (§17.6).
+	// Counts only: paths would reveal other harnesses' files (ecc-conformance §17.6).
 	return m.bounded(jsjson.MarshalPretty(rep.CountsJSON()))
 }
 
 // MemoryOutputBytes is the reference's bound on a memory tool result's
-// text (§17.6): 1048576 UTF-8 bytes.
+// text (ecc-conformance §17.6): 1048576 UTF-8 bytes.
 const MemoryOutputBytes = 1 << 20
 
 // fits applies the memory output bound: the operator's --max-output in
@@ -231,7 +231,7 @@ func (m *memoryServer) fits(text string) bool {
 }
 
 // fit is fitItems under the memory output bound. With the reference's
-// bound nothing is dropped: the whole result fits or is the §17.6 error.
+// bound nothing is dropped: the whole result fits or is the ecc-conformance §17.6 error.
 func (m *memoryServer) fit(n int, render func(k int) string) (string, int, bool) {
 	if m.cfg.MemoryMaxOutput > 0 {
 		return fitItems(n, m.cfg.MemoryMaxOutput, render)
@@ -241,7 +241,7 @@ func (m *memoryServer) fit(n int, render func(k int) string) (string, int, bool)
 }
 
 // bounded returns text when it fits the output limit; a memory result is
-// never cut mid-document, so one that does not fit is the §17.6 error.
+// never cut mid-document, so one that does not fit is the ecc-conformance §17.6 error.
 func (m *memoryServer) bounded(text string) (*mcp.CallToolResult, error) {
 	if !m.fits(text) {
 		return nil, outputTooLarge()
@@ -253,7 +253,7 @@ func outputTooLarge() error {
 	return &jsonrpc.Error{Code: -32001, Message: "Memory tool response exceeds the bounded output limit."}
 }
 
-// memoryFailures are the §17.6 tool error codes and fixed messages. The
+// memoryFailures are the ecc-conformance §17.6 tool error codes and fixed messages. The
 // core's own message is not passed on: it may contain absolute paths.
 var memoryFailures = map[string][2]string{
 	"memory_save":   {"MEMORY_WRITE_REJECTED", "Memory write was rejected by validation."},
@@ -262,7 +262,7 @@ var memoryFailures = map[string][2]string{
 	"memory_doctor": {"MEMORY_DOCTOR_FAILED", "Memory doctor could not inspect the authorized vault."},
 }
 
-// memoryError maps a core failure to the §17.6 tool error. A read that
+// memoryError maps a core failure to the ecc-conformance §17.6 tool error. A read that
 // cannot prove completeness is MEMORY_READ_INCOMPLETE: no partial memory
 // accompanies it.
 func memoryError(name string, err error) *mcp.CallToolResult {

@@ -12,11 +12,11 @@ import (
 )
 
 // The tools' input schemas are JSON texts (the memory tools' are exactly
-// CONFORMANCE-ecc §17.4) validated by the small interpreter below rather than
-// by the SDK's typed AddTool. Two reasons: §17.5 fixes the error text as
+// ecc-conformance §17.4) validated by the small interpreter below rather than
+// by the SDK's typed AddTool. Two reasons: ecc-conformance §17.5 fixes the error text as
 // "<instance path> <keyword>" for the first three problems, and the SDK's
 // validator quotes the offending argument values in its messages, which
-// would echo a rejected secret back to the client (§17.6: no secret values
+// would echo a rejected secret back to the client (ecc-conformance §17.6: no secret values
 // in errors). The interpreter covers exactly the keywords our schemas use.
 
 // schemaProblem is one validation failure: where and which keyword.
@@ -217,7 +217,7 @@ func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
-// describeProblems renders the §17.5 problem list: the first three problems
+// describeProblems renders the ecc-conformance §17.5 problem list: the first three problems
 // joined by ", ".
 func describeProblems(ps []schemaProblem) string {
 	parts := make([]string, 0, 3)

@@ -1,11 +1,11 @@
 // Package mcpserver is git-echoes' stdio MCP server: the ECC memory vault
-// tools of CONFORMANCE-ecc §17 (memory_save, memory_search, memory_read,
+// tools of ecc-conformance §17 (memory_save, memory_search, memory_read,
 // memory_doctor) and EchoesVault tools over the gitvault engine (echoes_*).
 //
 // The official MCP Go SDK does the protocol: framing, the JSON-RPC
 // lifecycle, version negotiation, tools/list. This package owns what the
 // specs fix on top of it: the tool definitions, argument validation with the
-// §17.5 messages, the server-side identity rules, bounded results and the
+// ecc-conformance §17.5 messages, the server-side identity rules, bounded results and the
 // mapping of vault failures to tool errors that carry no stack traces,
 // paths or secret values.
 package mcpserver
@@ -68,7 +68,7 @@ type tool struct {
 	def *mcp.Tool
 	// schema is the parsed input schema the arguments are validated against.
 	schema pyjson.Value
-	// family selects the error flavour: "memory" tools follow §17.5/§17.6.
+	// family selects the error flavour: "memory" tools follow ecc-conformance §17.5/ecc-conformance §17.6.
 	family string
 	// preCheck runs before schema validation (identity keys a strict schema
 	// would only call "additionalProperties").
@@ -154,8 +154,8 @@ func (t *tool) failedMessage() string {
 	return "EchoesVault tool failed."
 }
 
-// arguments decodes and validates tools/call arguments (§17.5 steps 1-2).
-// Missing arguments count as {}. Decoding uses pyjson, which refuses lone
+// arguments decodes and validates tools/call arguments (ecc-conformance §17.5 steps 1-2).
+// Missing arguments count as {}. Decoding uses jsonx, which refuses lone
 // surrogate escapes instead of silently turning them into U+FFFD.
 func (t *tool) arguments(raw json.RawMessage) (*pyjson.Obj, error) {
 	name := t.def.Name
@@ -184,7 +184,7 @@ func (t *tool) arguments(raw json.RawMessage) (*pyjson.Obj, error) {
 }
 
 // invalidParams is a JSON-RPC -32602 error: the request itself is wrong
-// (bad arguments, identity or authorization), as CONFORMANCE-ecc §17.5 has it.
+// (bad arguments, identity or authorization), as ecc-conformance §17.5 has it.
 func invalidParams(format string, args ...any) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
 }
