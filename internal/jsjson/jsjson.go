@@ -1,8 +1,8 @@
 // Package jsjson is JSON with JavaScript's semantics, as the ECC memory
 // reference engine (Node) writes and reads it: an encoder that writes
 // byte-for-byte what JSON.stringify writes and a strict JSON.parse. See
-// ecc-conformance §2.5 and §2.6. The EchoesVault engine follows Python's
-// json instead: that is package pyjson.
+// ecc-conformance §2.5 and ecc-conformance §2.6. The EchoesVault engine
+// follows Python's json instead: that is package pyjson.
 package jsjson
 
 import (

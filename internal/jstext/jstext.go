@@ -2,8 +2,9 @@
 // memory reference engine relies on, where Go's standard library differs:
 // the trim / \s set, UTF-16 code-unit lengths and slicing,
 // String.prototype.toLowerCase, localeCompare with the ICU root locale and
-// Number(string). See ecc-conformance §2.1–§2.4 and §2.8. The EchoesVault
-// engine follows Python's rules instead: that is package pytext.
+// Number(string). See ecc-conformance §2.1, ecc-conformance §2.2,
+// ecc-conformance §2.3, ecc-conformance §2.4 and ecc-conformance §2.8. The
+// EchoesVault engine follows Python's rules instead: that is package pytext.
 //
 // Strings may carry lone UTF-16 surrogates read from frontmatter \udxxx
 // escapes; they are kept as WTF-8 (ED A0..BF xx) so that the JSON encoder
