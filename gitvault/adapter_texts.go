@@ -1,12 +1,12 @@
 package gitvault
 
-// The generated adapter texts (CONFORMANCE-echoes §16.2). Their wording is
+// The generated adapter texts (echoes-conformance §16.2). Their wording is
 // git-echoes' own; what other engines rely on is only that each contains the
 // recognition substrings (GeneratedMarker, AdapterMarker, LegacyRedirectID for
 // redirects) and that every mutation is delegated to the portable runtime.
 // Keep them stable: any change makes every shared checkout rewrite them.
 
-// runtimeCall is how every adapter invokes the portable runtime (Protocol §4.2).
+// runtimeCall is how every adapter invokes the portable runtime (protocol §4.2).
 const runtimeCall = "python3 .echoes-vault/echoes_vault.py --workspace ."
 
 // versionLine identifies the generator in every generated file.
@@ -154,8 +154,8 @@ func redirectText(dir, description, body string) string {
 		"\nSee the `echoes-vault` skill and `EchoesVault/AGENT_PROTOCOL.md`.\n"
 }
 
-// legacyRedirects follow the order of LegacySkills (§1), with the signatures
-// of §16.2 step 7 that identify the retired skills' own texts.
+// legacyRedirects follow the order of LegacySkills (echoes-conformance §1), with the signatures
+// of echoes-conformance §16.2 step 7 that identify the retired skills' own texts.
 var legacyRedirects = []legacyRedirect{
 	{"echoes-append-to-daily-log", []string{"echoes_append_to_daily_log", "EchoesVault/daily/YYYY-MM-DD.md"},
 		redirectText("echoes-append-to-daily-log", "Legacy redirect. Record a scratchpad entry through the EchoesVault portable runtime.",
@@ -174,6 +174,6 @@ var legacyRedirects = []legacyRedirect{
 }
 
 // legacyCommandSignatures identify pre-1.0 OpenCode command files, which
-// are replaced like generated ones (§16.2 step 6).
+// are replaced like generated ones (echoes-conformance §16.2 step 6).
 var legacyCommandSignatures = []string{"echoes_activate_vault", "echoes_start_session",
 	"commit_memory_to_echoes_vault", "SYSTEM MESSAGE: Vault Status Report"}

@@ -8,30 +8,30 @@ import (
 	"strings"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// AdapterResult is the agentAdapters object (§16.2).
+// AdapterResult is the agentAdapters object (echoes-conformance §16.2).
 type AdapterResult struct {
 	RuntimeUpdated, ProtocolUpdated               bool
 	GuidesUpdated, SkillsUpdated, CommandsUpdated []string
 	LegacySkillsRedirected, AdapterConflicts      []string
 }
 
-func (r AdapterResult) JSON() jsonx.Value {
-	return jsonx.ObjectValue(jsonx.NewObj().
-		Set("protocolVersion", jsonx.Str(ProtocolVersion)).
-		Set("engineVersion", jsonx.Str(EngineVersion)).
-		Set("managedAdapterVersion", jsonx.Str(ManagedAdapterVersion)).
-		Set("codexAdapterVersion", jsonx.Str(ManagedAdapterVersion)).
-		Set("runtimeUpdated", jsonx.Boolean(r.RuntimeUpdated)).
-		Set("protocolUpdated", jsonx.Boolean(r.ProtocolUpdated)).
-		Set("guidesUpdated", jsonx.Strs(r.GuidesUpdated)).
-		Set("skillsUpdated", jsonx.Strs(r.SkillsUpdated)).
-		Set("commandsUpdated", jsonx.Strs(r.CommandsUpdated)).
-		Set("legacySkillsRedirected", jsonx.Strs(r.LegacySkillsRedirected)).
-		Set("adapterConflicts", jsonx.Strs(r.AdapterConflicts)))
+func (r AdapterResult) JSON() pyjson.Value {
+	return pyjson.ObjectValue(pyjson.NewObj().
+		Set("protocolVersion", pyjson.Str(ProtocolVersion)).
+		Set("engineVersion", pyjson.Str(EngineVersion)).
+		Set("managedAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
+		Set("codexAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
+		Set("runtimeUpdated", pyjson.Boolean(r.RuntimeUpdated)).
+		Set("protocolUpdated", pyjson.Boolean(r.ProtocolUpdated)).
+		Set("guidesUpdated", pyjson.Strs(r.GuidesUpdated)).
+		Set("skillsUpdated", pyjson.Strs(r.SkillsUpdated)).
+		Set("commandsUpdated", pyjson.Strs(r.CommandsUpdated)).
+		Set("legacySkillsRedirected", pyjson.Strs(r.LegacySkillsRedirected)).
+		Set("adapterConflicts", pyjson.Strs(r.AdapterConflicts)))
 }
 
 // plannedWrite is one file an adapter plan replaces.
@@ -46,13 +46,13 @@ type plannedWrite struct {
 // AGENT_PROTOCOL.md, an unrecognised runtime) is found while planning, so a
 // refused init or configure-agents leaves every file as it was.
 type adapterPlan struct {
-	ignore  []plannedWrite // the two ignore files (§16.1)
+	ignore  []plannedWrite // the two ignore files (echoes-conformance §16.1)
 	runtime runtimeAction
-	writes  []plannedWrite // protocol, guides, skills, commands, legacy skills, in §16.2 order
+	writes  []plannedWrite // protocol, guides, skills, commands, legacy skills, in echoes-conformance §16.2 order
 	result  AdapterResult
 }
 
-// installAdapters plans and then writes the generated agent files (§16.2).
+// installAdapters plans and then writes the generated agent files (echoes-conformance §16.2).
 // installRuntime is true for init/migrate/upgrade, which may install or
 // replace the portable runtime; configure-agents only restores a missing one.
 func (w *writer) installAdapters(installRuntime bool) (AdapterResult, error) {
@@ -116,7 +116,7 @@ func (ws *Workspace) planAdapters(installRuntime bool) (*adapterPlan, error) {
 	return p, nil
 }
 
-// readManaged reads an existing adapter file as text (§2.3). A missing file
+// readManaged reads an existing adapter file as text (echoes-conformance §2.3). A missing file
 // reads as "" with exists false; a symlink is reported through isLink
 // before anything is read, so callers can use their own refusal message.
 func readManaged(path string) (text string, exists, isLink bool, err error) {
@@ -149,7 +149,7 @@ func detail(err error) string {
 	return err.Error()
 }
 
-// planProtocol handles EchoesVault/AGENT_PROTOCOL.md (§16.2 step 3).
+// planProtocol handles EchoesVault/AGENT_PROTOCOL.md (echoes-conformance §16.2 step 3).
 func (p *adapterPlan) planProtocol(path string) error {
 	text, _, isLink, err := readManaged(path)
 	switch {
@@ -167,7 +167,7 @@ func (p *adapterPlan) planProtocol(path string) error {
 	return nil
 }
 
-// planGuide computes the new bytes of AGENTS.md or CLAUDE.md (§16.2 step 4).
+// planGuide computes the new bytes of AGENTS.md or CLAUDE.md (echoes-conformance §16.2 step 4).
 // Whether anything changes is decided on the text as the reference reads it
 // (universal newlines), so a CRLF checkout of an up-to-date guide is left
 // alone; when the block does change, the edit is made on the raw bytes, so
@@ -201,7 +201,7 @@ func planGuide(path string) (data []byte, changed bool, err error) {
 // withManagedBlock installs the managed block in a guide's text: it
 // replaces the one existing block, or appends one after a blank line. More
 // than one marker of a kind, unequal counts, or an end marker before the
-// start marker (which the reference silently ignores, §16.2 Quirk) make the
+// start marker (which the reference silently ignores, echoes-conformance §16.2 Quirk) make the
 // block malformed: the user must repair it by hand.
 func withManagedBlock(text, path string) (string, error) {
 	starts, ends := strings.Count(text, BlockStart), strings.Count(text, BlockEnd)
@@ -221,8 +221,8 @@ func withManagedBlock(text, path string) (string, error) {
 	return pytext.RStrip(text) + "\n\n" + managedBlock + "\n", nil
 }
 
-// planSkill handles the Claude and OpenCode skills (§16.2 step 5). A skill
-// the user wrote is kept and, as Protocol §12.4 asks, reported as a conflict.
+// planSkill handles the Claude and OpenCode skills (echoes-conformance §16.2 step 5). A skill
+// the user wrote is kept and, as protocol §12.4 asks, reported as a conflict.
 func (p *adapterPlan) planSkill(ws *Workspace, path string) error {
 	text, _, isLink, err := readManaged(path)
 	switch {
@@ -242,7 +242,7 @@ func (p *adapterPlan) planSkill(ws *Workspace, path string) error {
 	return nil
 }
 
-// planCommand handles one OpenCode command (§16.2 step 6). Generated and
+// planCommand handles one OpenCode command (echoes-conformance §16.2 step 6). Generated and
 // recognised pre-1.0 commands are replaced; anything else is the user's.
 func (p *adapterPlan) planCommand(ws *Workspace, path, want string) error {
 	text, _, isLink, err := readManaged(path)
@@ -263,7 +263,7 @@ func (p *adapterPlan) planCommand(ws *Workspace, path, want string) error {
 }
 
 // planLegacySkill redirects one pre-1.0 OpenCode skill that still exists
-// (§16.2 step 7, Protocol §15). It never fails: anything it cannot
+// (echoes-conformance §16.2 step 7, protocol §15). It never fails: anything it cannot
 // recognise, read or safely replace is preserved and reported.
 func (p *adapterPlan) planLegacySkill(ws *Workspace, path string, l legacyRedirect) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
@@ -313,7 +313,7 @@ func (w *writer) writeIgnore(p *adapterPlan) error {
 	return nil
 }
 
-// applyAdapters writes the planned runtime and adapter files in §16.2 order.
+// applyAdapters writes the planned runtime and adapter files in echoes-conformance §16.2 order.
 func (w *writer) applyAdapters(p *adapterPlan) (AdapterResult, error) {
 	if err := w.writeIgnore(p); err != nil {
 		return AdapterResult{}, err

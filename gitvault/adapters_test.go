@@ -78,7 +78,7 @@ func TestAdapterTextsCarryRecognitionStrings(t *testing.T) {
 }
 
 // The embedded launcher must be recognised, as current, by the same rules
-// health and the reference engine use (§18.5), and as ours.
+// health and the reference engine use (echoes-conformance §18.5), and as ours.
 func TestAdapterLauncherVersionLines(t *testing.T) {
 	root := t.TempDir()
 	ws := newWorkspace(root)

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/vaultgen"
 )
 
@@ -103,7 +103,7 @@ func BenchmarkParsePage(b *testing.B) {
 
 func BenchmarkNormalizePageName(b *testing.B) {
 	for b.Loop() {
-		if _, err := NormalizePageName(jsonx.Str("  Straße Notes.md ")); err != nil {
+		if _, err := NormalizePageName(pyjson.Str("  Straße Notes.md ")); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -4,10 +4,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// Status card texts (CONFORMANCE-echoes §19).
+// Status card texts (echoes-conformance §19).
 const (
 	cardActions      = "Actions: **Initialize or restore** · **Show vault status** · **Save this session**"
 	cardScaleAlert   = "> Scale alert: more than 200 pages; prefer targeted search."
@@ -19,7 +19,7 @@ const (
 )
 
 // Card renders the Markdown status card, byte for byte as the reference
-// prints it (§19), with a final newline.
+// prints it (echoes-conformance §19), with a final newline.
 func (in *Inspection) Card() string {
 	h := &in.Health
 	lines := []string{
@@ -71,9 +71,9 @@ func (h *Health) badge() string {
 
 func (st *State) sessionLabel() string {
 	switch {
-	case !jsonx.Truthy(st.Started):
+	case !pyjson.Truthy(st.Started):
 		return "not started"
-	case jsonx.Truthy(st.Saved):
+	case pyjson.Truthy(st.Saved):
 		return "saved"
 	}
 	return "active"

@@ -15,14 +15,14 @@ import (
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 	"github.com/git-echoes/git-echoes/internal/winname"
 	"github.com/git-echoes/git-echoes/merge"
 )
 
 // CheckSource selects the snapshot that `git echoes check` validates
-// (DESIGN "one snapshot abstraction, three sources").
+// (design §one-snapshot-abstraction-three-sources).
 type CheckSource int
 
 const (
@@ -94,21 +94,21 @@ type CheckResult struct {
 func (r *CheckResult) OK() bool { return len(r.Findings) == 0 }
 
 // JSON renders {"ok", "source", ["rev",] "vault", "pages", "findings"}.
-func (r *CheckResult) JSON() jsonx.Value {
-	o := jsonx.NewObj().Set("ok", jsonx.Boolean(r.OK())).Set("source", jsonx.Str(r.Source.String()))
+func (r *CheckResult) JSON() pyjson.Value {
+	o := pyjson.NewObj().Set("ok", pyjson.Boolean(r.OK())).Set("source", pyjson.Str(r.Source.String()))
 	if r.Source == CheckRev {
-		o.Set("rev", jsonx.Str(r.Rev))
+		o.Set("rev", pyjson.Str(r.Rev))
 	}
-	o.Set("vault", jsonx.Boolean(r.Vault)).Set("pages", jsonx.Int(int64(r.Pages)))
-	fs := make([]jsonx.Value, len(r.Findings))
+	o.Set("vault", pyjson.Boolean(r.Vault)).Set("pages", pyjson.Int(int64(r.Pages)))
+	fs := make([]pyjson.Value, len(r.Findings))
 	for i, f := range r.Findings {
-		fs[i] = jsonx.ObjectValue(jsonx.NewObj().
-			Set("path", jsonx.Str(f.Path)).
-			Set("line", jsonx.Int(int64(f.Line))).
-			Set("rule", jsonx.Str(f.Rule)).
-			Set("message", jsonx.Str(f.Message)))
+		fs[i] = pyjson.ObjectValue(pyjson.NewObj().
+			Set("path", pyjson.Str(f.Path)).
+			Set("line", pyjson.Int(int64(f.Line))).
+			Set("rule", pyjson.Str(f.Rule)).
+			Set("message", pyjson.Str(f.Message)))
 	}
-	return jsonx.ObjectValue(o.Set("findings", jsonx.Arr(fs...)))
+	return pyjson.ObjectValue(o.Set("findings", pyjson.Arr(fs...)))
 }
 
 // Check validates one snapshot of the workspace's vault. It never writes.
@@ -143,7 +143,7 @@ func (e *Engine) Check(opt CheckOptions) (*CheckResult, error) {
 	}
 	if err != nil {
 		what := map[CheckSource]string{CheckWorkTree: "the work tree", CheckStaged: "the Git index",
-			CheckRev: "revision " + jsonx.ReprString(opt.Rev)}[opt.Source]
+			CheckRev: "revision " + pyjson.ReprString(opt.Rev)}[opt.Source]
 		return nil, wrapf(err, "Cannot read %s: %s", what, err.Error())
 	}
 	res := &CheckResult{Source: opt.Source, Rev: opt.Rev}
@@ -190,12 +190,12 @@ type snapFile struct {
 
 // Snapshot is a read-only view of the vault's files from one source: every
 // file below EchoesVault/, plus what the source's Git view says about the
-// local-only files (§20.2) and unmerged paths. It implements PageSource, so
+// local-only files (echoes-conformance §20.2) and unmerged paths. It implements PageSource, so
 // the index renderer and the check read pages the same way from every
 // source.
 type Snapshot struct {
 	files     []snapFile     // sorted by path
-	pages     []string       // page file names in listing order (§8.2)
+	pages     []string       // page file names in listing order (echoes-conformance §8.2)
 	pageFile  map[string]int // page name -> index into files
 	localOnly []string       // local-only files present in the index or commit
 	unmerged  []string       // unmerged vault paths (index only)
@@ -378,17 +378,17 @@ func serialReads() func(func() ([]byte, error)) func() ([]byte, error) {
 }
 
 // markerFromBytes interprets marker bytes as ReadMarker interprets the file
-// (§7.2).
+// (echoes-conformance §7.2).
 func markerFromBytes(data []byte) MarkerRead {
 	text, err := pytext.DecodeText(data)
 	if err != nil {
 		return MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
 	}
-	v, err := jsonx.Decode(text)
+	v, err := pyjson.Decode(text)
 	if err != nil {
 		return MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
 	}
-	if v.Kind != jsonx.Object {
+	if v.Kind != pyjson.Object {
 		return MarkerRead{Exists: true, Err: errorf("Invalid EchoesVault marker: root must be an object.")}
 	}
 	return MarkerRead{Exists: true, Value: v}
@@ -461,7 +461,7 @@ func (s *Snapshot) windowsNameFindings() []Finding {
 		}
 		seen[prefix] = true
 		out = append(out, Finding{Path: prefix, Rule: RuleWindowsName,
-			Message: "name cannot exist on Windows: " + jsonx.ReprString(path.Base(prefix)) + " (" + reason +
+			Message: "name cannot exist on Windows: " + pyjson.ReprString(path.Base(prefix)) + " (" + reason +
 				"); git checkout fails for every Windows clone, so rename it"})
 	}
 	for _, f := range s.files {
@@ -473,7 +473,7 @@ func (s *Snapshot) windowsNameFindings() []Finding {
 	return out
 }
 
-// collisionFindings applies §8.3 to the whole listing and reports every
+// collisionFindings applies echoes-conformance §8.3 to the whole listing and reports every
 // colliding page, not only the first pair.
 func (s *Snapshot) collisionFindings() []Finding {
 	var out []Finding
@@ -483,7 +483,7 @@ func (s *Snapshot) collisionFindings() []Finding {
 		key := pytext.Casefold(stem)
 		if first, ok := seen[key]; ok {
 			out = append(out, Finding{Path: vaultPrefix + "pages/" + n, Rule: RuleNameCollision,
-				Message: "Page filenames collide across filesystems: " + jsonx.ReprString(first) + " and " + jsonx.ReprString(stem) + "."})
+				Message: "Page filenames collide across filesystems: " + pyjson.ReprString(first) + " and " + pyjson.ReprString(stem) + "."})
 			continue
 		}
 		seen[key] = stem
@@ -491,7 +491,7 @@ func (s *Snapshot) collisionFindings() []Finding {
 	return out
 }
 
-// contentFindings validates every page (§9) and searches every other
+// contentFindings validates every page (echoes-conformance §9) and searches every other
 // EchoesVault/**/*.md file for conflict markers, in parallel.
 func (s *Snapshot) contentFindings() []Finding {
 	pageOf := make(map[int]string, len(s.pages))
@@ -534,7 +534,7 @@ func checkFile(f snapFile, name string, isPage bool) []Finding {
 		out := make([]Finding, len(markers))
 		for i, m := range markers {
 			out[i] = Finding{Path: f.path, Line: m.Line, Rule: RuleConflictMarker,
-				Message: "unresolved Git conflict marker " + jsonx.ReprString(m.Text)}
+				Message: "unresolved Git conflict marker " + pyjson.ReprString(m.Text)}
 		}
 		return out
 	}

@@ -6,36 +6,36 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// Hash reports the §12 hash of an existing page (read-only).
-func (e *Engine) Hash(filename string) (jsonx.Value, error) {
+// Hash reports the echoes-conformance §12 hash of an existing page (read-only).
+func (e *Engine) Hash(filename string) (pyjson.Value, error) {
 	if err := e.WS.Gate(); err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
-	name, err := NormalizePageName(jsonx.Str(filename))
+	name, err := NormalizePageName(pyjson.Str(filename))
 	if err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	// On Windows CON.md opens the console, not a file: never read it.
 	if err := portablePageName(name); err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	path, err := e.WS.pageTarget(name) // the reference follows symlinks here; we refuse like upsert
 	if err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-		return jsonx.Value{}, errorf("Page does not exist: %s", name)
+		return pyjson.Value{}, errorf("Page does not exist: %s", name)
 	}
 	text, _, err := readPageText(path, name)
 	if err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
-	return jsonx.ObjectValue(jsonx.NewObj().Set("ok", jsonx.Boolean(true)).
-		Set("page", jsonx.Str(path)).Set("sha256", jsonx.Str(TextHash(text)))), nil
+	return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
+		Set("page", pyjson.Str(path)).Set("sha256", pyjson.Str(TextHash(text)))), nil
 }
 
 // preparedPage is a validated page about to be written.
@@ -45,8 +45,8 @@ type preparedPage struct {
 	Existed bool
 }
 
-// preparePage validates one page item of upsert or end (§15.9 steps 2-6).
-func (e *Engine) preparePage(item *jsonx.Obj) (*preparedPage, error) {
+// preparePage validates one page item of upsert or end (echoes-conformance §15.9 steps 2-6).
+func (e *Engine) preparePage(item *pyjson.Obj) (*preparedPage, error) {
 	name, err := NormalizePageName(field(item, "filename"))
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func (e *Engine) preparePage(item *jsonx.Obj) (*preparedPage, error) {
 		return nil, err
 	}
 	content := field(item, "content")
-	if content.Kind != jsonx.String || pytext.IsBlank(content.S) {
+	if content.Kind != pyjson.String || pytext.IsBlank(content.S) {
 		return nil, errorf("Page content must be a non-empty string.")
 	}
 	page, err := ParsePage(content.S, false)
@@ -77,7 +77,7 @@ func (e *Engine) preparePage(item *jsonx.Obj) (*preparedPage, error) {
 		if page, err = InjectSummary(page, summary); err != nil {
 			return nil, err
 		}
-	case hasDesc && desc.Kind != jsonx.Null:
+	case hasDesc && desc.Kind != pyjson.Null:
 		summary, err := NormalizeSummary(desc, slug)
 		if err != nil {
 			return nil, err
@@ -95,7 +95,7 @@ func (e *Engine) preparePage(item *jsonx.Obj) (*preparedPage, error) {
 	}
 	if existed {
 		expected := field(item, "expectedSha256")
-		if expected.Kind != jsonx.String || expected.S == "" {
+		if expected.Kind != pyjson.String || expected.S == "" {
 			return nil, errorf("Updating %s requires expectedSha256 from the content read before writing.", name)
 		}
 		if found := TextHash(current); expected.S != found {
@@ -105,85 +105,85 @@ func (e *Engine) preparePage(item *jsonx.Obj) (*preparedPage, error) {
 	return &preparedPage{IndexPage: IndexPage{Name: name, Page: page}, Path: path, Existed: existed}, nil
 }
 
-// Upsert creates or replaces one page (§15.9).
-func (e *Engine) Upsert(load Payload) (jsonx.Value, error) {
-	return e.lockedMutation(func(w *writer) (jsonx.Value, error) {
+// Upsert creates or replaces one page (echoes-conformance §15.9).
+func (e *Engine) Upsert(load Payload) (pyjson.Value, error) {
+	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		payload, err := decodePayload(load)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		agent, err := e.flagAgent()
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		page, err := e.preparePage(payload)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		idx, err := e.render([]IndexPage{page.IndexPage})
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if err := refuseSymlinkTargets(e.WS.Index, e.WS.State); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if err := w.write(page.Path, []byte(page.Page.Text)); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		refresh, err := w.refreshIndex(idx)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if _, err := e.finishState(w, e.WS.ReadState(), e.WS.statsFromIndex(idx), agent); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		action := "created"
 		if page.Existed {
 			action = "updated"
 		}
-		return jsonx.ObjectValue(jsonx.NewObj().Set("ok", jsonx.Boolean(true)).
-			Set("action", jsonx.Str(action)).
-			Set("page", jsonx.Str(page.Path)).
-			// The §12 hash of what was written, so it chains into the next
-			// expectedSha256 even for CRLF pages (§12 Quirk).
-			Set("sha256", jsonx.Str(TextHash(page.Page.Text))).
-			Set("indexChanged", jsonx.Boolean(refresh.Rebuilt))), nil
+		return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
+			Set("action", pyjson.Str(action)).
+			Set("page", pyjson.Str(page.Path)).
+			// The echoes-conformance §12 hash of what was written, so it chains into the next
+			// expectedSha256 even for CRLF pages (echoes-conformance §12 Quirk).
+			Set("sha256", pyjson.Str(TextHash(page.Page.Text))).
+			Set("indexChanged", pyjson.Boolean(refresh.Rebuilt))), nil
 	})
 }
 
-// Append writes one unique scratchpad entry (§15.8).
-func (e *Engine) Append(load Payload) (jsonx.Value, error) {
-	return e.lockedMutation(func(w *writer) (jsonx.Value, error) {
+// Append writes one unique scratchpad entry (echoes-conformance §15.8).
+func (e *Engine) Append(load Payload) (pyjson.Value, error) {
+	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		payload, err := decodePayload(load)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		entry := field(payload, "entry")
-		if entry.Kind != jsonx.String || pytext.IsBlank(entry.S) {
-			return jsonx.Value{}, errorf("Append payload requires a non-empty string field named 'entry'.")
+		if entry.Kind != pyjson.String || pytext.IsBlank(entry.S) {
+			return pyjson.Value{}, errorf("Append payload requires a non-empty string field named 'entry'.")
 		}
 		pa, hasAgent := payload.Get("agent")
 		agent, err := resolveAgent(pa, hasAgent, e.opt.Agent)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		path, content, err := e.WS.dailyEntry(KindScratchpad, entry.S, agent)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if err := refuseSymlinkTargets(e.WS.State); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if err := w.create(path, content); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		st := e.WS.ReadState()
 		if _, err := e.finishState(w, st, e.WS.appendStats(st), agent); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
-		return jsonx.ObjectValue(jsonx.NewObj().Set("ok", jsonx.Boolean(true)).
-			Set("dailyLog", jsonx.Str(path)).
-			Set("kind", jsonx.Str(KindScratchpad)).
+		return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
+			Set("dailyLog", pyjson.Str(path)).
+			Set("kind", pyjson.Str(KindScratchpad)).
 			Set("agent", optString(agent))), nil
 	})
 }
@@ -196,7 +196,7 @@ func (e *Engine) Append(load Payload) (jsonx.Value, error) {
 func (ws *Workspace) appendStats(st *State) Stats {
 	if data, err := os.ReadFile(ws.State); err == nil {
 		if text, err := pytext.DecodeText(data); err == nil {
-			if raw, err := jsonx.Decode(text); err == nil && stateFileValid(raw) == "" {
+			if raw, err := pyjson.Decode(text); err == nil && stateFileValid(raw) == "" {
 				if stats, ok := rawStats(raw); ok {
 					stats.TotalDailyLogs++
 					return stats
@@ -216,16 +216,16 @@ func (ws *Workspace) appendStats(st *State) Stats {
 	return stats
 }
 
-func rawStats(raw jsonx.Value) (Stats, bool) {
+func rawStats(raw pyjson.Value) (Stats, bool) {
 	sv, ok := raw.Obj.Get("stats")
-	if !ok || sv.Kind != jsonx.Object {
+	if !ok || sv.Kind != pyjson.Object {
 		return Stats{}, false
 	}
 	var out Stats
 	for key, dst := range map[string]*int{"totalPages": &out.TotalPages, "totalDailyLogs": &out.TotalDailyLogs, "deprecatedPages": &out.DeprecatedPages} {
 		v, ok := sv.Obj.Get(key)
 		n, isInt := v.Num.Int64()
-		if !ok || v.Kind != jsonx.Number || !isInt || n < 0 {
+		if !ok || v.Kind != pyjson.Number || !isInt || n < 0 {
 			return Stats{}, false
 		}
 		*dst = int(n)
@@ -233,49 +233,49 @@ func rawStats(raw jsonx.Value) (Stats, bool) {
 	return out, true
 }
 
-// End finalizes a session (§15.10). confirmed is --confirm-explicit-user-end.
-func (e *Engine) End(load Payload, confirmed bool) (jsonx.Value, error) {
+// End finalizes a session (echoes-conformance §15.10). confirmed is --confirm-explicit-user-end.
+func (e *Engine) End(load Payload, confirmed bool) (pyjson.Value, error) {
 	if !confirmed {
-		return jsonx.Value{}, errorf("Final memory save requires --confirm-explicit-user-end from the echoes-end workflow.")
+		return pyjson.Value{}, errorf("Final memory save requires --confirm-explicit-user-end from the echoes-end workflow.")
 	}
-	return e.lockedMutation(func(w *writer) (jsonx.Value, error) {
+	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		payload, err := decodePayload(load)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		summary := field(payload, "dailySummary")
-		if summary.Kind != jsonx.String || pytext.IsBlank(summary.S) {
-			return jsonx.Value{}, errorf("End payload requires a non-empty dailySummary.")
+		if summary.Kind != pyjson.String || pytext.IsBlank(summary.S) {
+			return pyjson.Value{}, errorf("End payload requires a non-empty dailySummary.")
 		}
-		items := []jsonx.Value{}
+		items := []pyjson.Value{}
 		if pv, ok := payload.Get("pages"); ok {
-			if pv.Kind != jsonx.Array {
-				return jsonx.Value{}, errorf("End payload pages must be an array of objects.")
+			if pv.Kind != pyjson.Array {
+				return pyjson.Value{}, errorf("End payload pages must be an array of objects.")
 			}
 			for _, it := range pv.Arr {
-				if it.Kind != jsonx.Object {
-					return jsonx.Value{}, errorf("End payload pages must be an array of objects.")
+				if it.Kind != pyjson.Object {
+					return pyjson.Value{}, errorf("End payload pages must be an array of objects.")
 				}
 			}
 			items = pv.Arr
 		}
-		if iu, ok := payload.Get("indexUpdates"); ok && iu.Kind != jsonx.Null && !(iu.Kind == jsonx.Array && len(iu.Arr) == 0) {
-			return jsonx.Value{}, errorf("indexUpdates are no longer accepted because index.md is generated from page summaries.")
+		if iu, ok := payload.Get("indexUpdates"); ok && iu.Kind != pyjson.Null && !(iu.Kind == pyjson.Array && len(iu.Arr) == 0) {
+			return pyjson.Value{}, errorf("indexUpdates are no longer accepted because index.md is generated from page summaries.")
 		}
 		pa, hasAgent := payload.Get("agent")
 		agent, err := resolveAgent(pa, hasAgent, e.opt.Agent)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		var prepared []*preparedPage
 		seen := map[string]bool{}
 		for _, it := range items {
 			p, err := e.preparePage(it.Obj)
 			if err != nil {
-				return jsonx.Value{}, err
+				return pyjson.Value{}, err
 			}
 			if seen[p.Path] {
-				return jsonx.Value{}, errorf("End payload contains duplicate page: %s", p.Name)
+				return pyjson.Value{}, errorf("End payload contains duplicate page: %s", p.Name)
 			}
 			seen[p.Path] = true
 			prepared = append(prepared, p)
@@ -286,37 +286,37 @@ func (e *Engine) End(load Payload, confirmed bool) (jsonx.Value, error) {
 		}
 		idx, err := e.render(proposed)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		path, content, err := e.WS.dailyEntry(KindSession, summary.S, agent)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if err := refuseSymlinkTargets(e.WS.Index, e.WS.State); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		for _, p := range prepared {
 			if err := w.write(p.Path, []byte(p.Page.Text)); err != nil {
-				return jsonx.Value{}, err
+				return pyjson.Value{}, err
 			}
 		}
 		if err := w.write(e.WS.Index, []byte(idx.Text)); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if err := w.create(path, content); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		st := e.WS.ReadState()
-		st.Saved = jsonx.Boolean(true)
-		st.LastSave = jsonx.Str(LocalTimestamp(now()))
+		st.Saved = pyjson.Boolean(true)
+		st.LastSave = pyjson.Str(LocalTimestamp(now()))
 		if _, err := e.finishState(w, st, e.WS.statsFromIndex(idx), agent); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
-		return jsonx.ObjectValue(jsonx.NewObj().Set("ok", jsonx.Boolean(true)).
-			Set("dailyLog", jsonx.Str(path)).
-			Set("pagesWritten", jsonx.Int(int64(len(prepared)))).
-			Set("index", jsonx.Str(e.WS.Index)).
-			Set("memorySaved", jsonx.Boolean(true)).
+		return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
+			Set("dailyLog", pyjson.Str(path)).
+			Set("pagesWritten", pyjson.Int(int64(len(prepared)))).
+			Set("index", pyjson.Str(e.WS.Index)).
+			Set("memorySaved", pyjson.Boolean(true)).
 			Set("agent", optString(agent))), nil
 	})
 }
@@ -343,58 +343,58 @@ func (e *Engine) refreshCommand(w *writer) (RefreshResult, *State, error) {
 	return res, st, err
 }
 
-// RebuildIndex validates every page and regenerates index.md (§15.12).
-func (e *Engine) RebuildIndex() (jsonx.Value, error) {
-	return e.lockedMutation(func(w *writer) (jsonx.Value, error) {
+// RebuildIndex validates every page and regenerates index.md (echoes-conformance §15.12).
+func (e *Engine) RebuildIndex() (pyjson.Value, error) {
+	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		res, _, err := e.refreshCommand(w)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
-		return jsonx.ObjectValue(jsonx.NewObj().Set("ok", jsonx.Boolean(true)).
-			Set("index", jsonx.Str(e.WS.Index)).
-			Set("rebuilt", jsonx.Boolean(res.Rebuilt)).
-			Set("migratedSummaries", jsonx.Strs(nil)).
-			Set("pageCount", jsonx.Int(int64(res.PageCount))).
-			Set("sha256", jsonx.Str(res.SHA256))), nil
+		return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
+			Set("index", pyjson.Str(e.WS.Index)).
+			Set("rebuilt", pyjson.Boolean(res.Rebuilt)).
+			Set("migratedSummaries", pyjson.Strs(nil)).
+			Set("pageCount", pyjson.Int(int64(res.PageCount))).
+			Set("sha256", pyjson.Str(res.SHA256))), nil
 	})
 }
 
-// Hydrate refreshes only the ignored generated files (§15.4).
-func (e *Engine) Hydrate() (jsonx.Value, error) {
+// Hydrate refreshes only the ignored generated files (echoes-conformance §15.4).
+func (e *Engine) Hydrate() (pyjson.Value, error) {
 	if fi, err := os.Lstat(e.WS.Runtime); err != nil || !fi.Mode().IsRegular() {
-		return jsonx.Value{}, errorf("Project runtime is missing. Run the echoes-init workflow before hydrate.")
+		return pyjson.Value{}, errorf("Project runtime is missing. Run the echoes-init workflow before hydrate.")
 	}
-	return e.lockedMutation(func(w *writer) (jsonx.Value, error) {
+	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		res, st, err := e.refreshCommand(w)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
-		return jsonx.ObjectValue(jsonx.NewObj().Set("ok", jsonx.Boolean(true)).
-			Set("index", jsonx.Str(e.WS.Index)).
+		return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
+			Set("index", pyjson.Str(e.WS.Index)).
 			Set("indexRefresh", res.JSON()).
 			Set("state", st.JSON())), nil
 	})
 }
 
 // Start refreshes the index, marks the session started and returns the
-// Markdown session context (§15.5).
+// Markdown session context (echoes-conformance §15.5).
 func (e *Engine) Start(recent int) (string, error) {
 	recent = max(0, min(recent, MaxRecent))
 	var out string
-	_, err := e.lockedMutation(func(w *writer) (jsonx.Value, error) {
+	_, err := e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		agent, err := e.flagAgent()
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		idx, err := e.render(nil)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if err := refuseSymlinkTargets(e.WS.Index, e.WS.State); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if _, err := w.refreshIndex(idx); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		var entries []string
 		walkDaily(e.WS.Daily, func(rel string) bool { entries = append(entries, rel); return true })
@@ -411,11 +411,11 @@ func (e *Engine) Start(recent int) (string, error) {
 		for _, rel := range entries {
 			data, err := os.ReadFile(filepath.Join(e.WS.Daily, filepath.FromSlash(rel)))
 			if err != nil {
-				return jsonx.Value{}, wrapf(err, "Cannot read daily entry %s: %s", rel, osDetail(err))
+				return pyjson.Value{}, wrapf(err, "Cannot read daily entry %s: %s", rel, osDetail(err))
 			}
 			text, err := pytext.DecodeText(data)
 			if err != nil {
-				return jsonx.Value{}, wrapf(err, "Cannot read daily entry %s: invalid UTF-8", rel)
+				return pyjson.Value{}, wrapf(err, "Cannot read daily entry %s: invalid UTF-8", rel)
 			}
 			lines = append(lines, "", "### "+filepath.FromSlash(rel), "", pytext.RStrip(text))
 		}
@@ -427,11 +427,11 @@ func (e *Engine) Start(recent int) (string, error) {
 		}
 		out = pytext.RStrip(strings.Join(lines, "\n")) + "\n"
 		st := e.WS.ReadState()
-		st.Started = jsonx.Boolean(true)
-		st.Saved = jsonx.Boolean(false)
-		st.LastStart = jsonx.Str(LocalTimestamp(now()))
+		st.Started = pyjson.Boolean(true)
+		st.Saved = pyjson.Boolean(false)
+		st.LastStart = pyjson.Str(LocalTimestamp(now()))
 		_, err = e.finishState(w, st, e.WS.statsFromIndex(idx), agent)
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	})
 	return out, err
 }

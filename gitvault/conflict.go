@@ -3,7 +3,7 @@ package gitvault
 import "github.com/git-echoes/git-echoes/merge"
 
 // hasConflictMarker reports whether the protocol's conflict regex matches
-// text as given (CONFORMANCE-echoes §9 step 3).
+// text as given (echoes-conformance §9 step 3).
 func hasConflictMarker(text string) bool { return merge.MatchesConflictRe(text) }
 
 // hasConflictMarkerAnyNewline also checks the universal-newline form, so a

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -25,7 +25,7 @@ var now = time.Now
 // numeric offset (UTC prints +00:00, never Z).
 func LocalTimestamp(t time.Time) string { return t.Local().Format("2006-01-02T15:04:05-07:00") }
 
-// NormalizeAgent implements §13.3 for a candidate already known to be a string.
+// NormalizeAgent implements echoes-conformance §13.3 for a candidate already known to be a string.
 func NormalizeAgent(name string) (string, error) {
 	folded := pytext.Casefold(pytext.Strip(name))
 	var b strings.Builder
@@ -50,17 +50,17 @@ func NormalizeAgent(name string) (string, error) {
 
 // resolveAgent picks the payload agent when truthy, else the --agent flag,
 // and normalizes it. A nil result means no agent.
-func resolveAgent(payloadAgent jsonx.Value, hasPayloadAgent bool, flagAgent *string) (*string, error) {
-	var candidate jsonx.Value
+func resolveAgent(payloadAgent pyjson.Value, hasPayloadAgent bool, flagAgent *string) (*string, error) {
+	var candidate pyjson.Value
 	switch {
-	case hasPayloadAgent && jsonx.Truthy(payloadAgent):
+	case hasPayloadAgent && pyjson.Truthy(payloadAgent):
 		candidate = payloadAgent
 	case flagAgent != nil:
-		candidate = jsonx.Str(*flagAgent)
+		candidate = pyjson.Str(*flagAgent)
 	default:
 		return nil, nil
 	}
-	if candidate.Kind != jsonx.String || pytext.IsBlank(candidate.S) {
+	if candidate.Kind != pyjson.String || pytext.IsBlank(candidate.S) {
 		return nil, errorf("Payload agent must be a non-empty string when provided.")
 	}
 	name, err := NormalizeAgent(candidate.S)
@@ -70,7 +70,7 @@ func resolveAgent(payloadAgent jsonx.Value, hasPayloadAgent bool, flagAgent *str
 	return &name, nil
 }
 
-// dailyEntry builds the path and content of a unique daily file (§13).
+// dailyEntry builds the path and content of a unique daily file (echoes-conformance §13).
 func (ws *Workspace) dailyEntry(kind, text string, agent *string) (path string, content []byte, err error) {
 	utc := now().UTC()
 	var rnd [4]byte

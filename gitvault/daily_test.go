@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// TestNormalizeAgent covers CONFORMANCE-echoes §13.3.
+// TestNormalizeAgent covers echoes-conformance §13.3.
 func TestNormalizeAgent(t *testing.T) {
 	ok := map[string]string{
 		"Claude Code":                  "claude-code",
@@ -43,24 +43,24 @@ func TestResolveAgent(t *testing.T) {
 	flag := "Flag Agent"
 	empty := ""
 	cases := []struct {
-		payload jsonx.Value
+		payload pyjson.Value
 		has     bool
 		flag    *string
 		want    string // "" = no agent
 		err     string
 	}{
-		{jsonx.Str("Codex"), true, &flag, "codex", ""},
-		{jsonx.Str(""), true, &flag, "flag-agent", ""},
-		{jsonx.NullValue(), true, &flag, "flag-agent", ""},
-		{jsonx.Boolean(false), true, &flag, "flag-agent", ""},
-		{jsonx.Int(0), true, &flag, "flag-agent", ""},
-		{jsonx.NullValue(), false, nil, "", ""},
-		{jsonx.Str(""), true, nil, "", ""},
-		{jsonx.Int(7), true, nil, "", "Payload agent must be a non-empty string when provided."},
-		{jsonx.Arr(jsonx.Str("a")), true, nil, "", "Payload agent must be a non-empty string when provided."},
-		{jsonx.Str("  "), true, nil, "", "Payload agent must be a non-empty string when provided."},
-		{jsonx.NullValue(), false, &empty, "", "Payload agent must be a non-empty string when provided."},
-		{jsonx.Str("..."), true, &flag, "", "Payload agent must contain at least one letter or number."},
+		{pyjson.Str("Codex"), true, &flag, "codex", ""},
+		{pyjson.Str(""), true, &flag, "flag-agent", ""},
+		{pyjson.NullValue(), true, &flag, "flag-agent", ""},
+		{pyjson.Boolean(false), true, &flag, "flag-agent", ""},
+		{pyjson.Int(0), true, &flag, "flag-agent", ""},
+		{pyjson.NullValue(), false, nil, "", ""},
+		{pyjson.Str(""), true, nil, "", ""},
+		{pyjson.Int(7), true, nil, "", "Payload agent must be a non-empty string when provided."},
+		{pyjson.Arr(pyjson.Str("a")), true, nil, "", "Payload agent must be a non-empty string when provided."},
+		{pyjson.Str("  "), true, nil, "", "Payload agent must be a non-empty string when provided."},
+		{pyjson.NullValue(), false, &empty, "", "Payload agent must be a non-empty string when provided."},
+		{pyjson.Str("..."), true, &flag, "", "Payload agent must contain at least one letter or number."},
 	}
 	for i, c := range cases {
 		got, err := resolveAgent(c.payload, c.has, c.flag)

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -26,7 +26,7 @@ type Engine struct {
 	opt Options
 }
 
-// Open resolves the workspace (CONFORMANCE-echoes §3). It writes nothing.
+// Open resolves the workspace (echoes-conformance §3). It writes nothing.
 func Open(opt Options) (*Engine, error) {
 	ws, err := ResolveWorkspace(opt.Workspace)
 	if err != nil {
@@ -39,8 +39,8 @@ func Open(opt Options) (*Engine, error) {
 // after the command's marker check, as the reference does.
 type Payload func() ([]byte, error)
 
-// decodePayload parses a payload into a JSON object (§4.5).
-func decodePayload(load Payload) (*jsonx.Obj, error) {
+// decodePayload parses a payload into a JSON object (echoes-conformance §4.5).
+func decodePayload(load Payload) (*pyjson.Obj, error) {
 	data, err := load()
 	if err != nil {
 		return nil, wrapf(err, "Cannot read JSON payload: %s", osDetail(err))
@@ -49,25 +49,25 @@ func decodePayload(load Payload) (*jsonx.Obj, error) {
 	if err != nil {
 		return nil, wrapf(err, "Cannot read JSON payload: %s", err.Error())
 	}
-	v, err := jsonx.Decode(text)
+	v, err := pyjson.Decode(text)
 	if err != nil {
 		return nil, wrapf(err, "Cannot read JSON payload: %s", err.Error())
 	}
-	if v.Kind != jsonx.Object {
+	if v.Kind != pyjson.Object {
 		return nil, errorf("JSON payload must be an object.")
 	}
 	return v.Obj, nil
 }
 
-func field(o *jsonx.Obj, key string) jsonx.Value {
+func field(o *pyjson.Obj, key string) pyjson.Value {
 	v, ok := o.Get(key)
 	if !ok {
-		return jsonx.NullValue()
+		return pyjson.NullValue()
 	}
 	return v
 }
 
-// TextHash is the page hash of §12: SHA-256 of the universal-newline text.
+// TextHash is the page hash of echoes-conformance §12: SHA-256 of the universal-newline text.
 func TextHash(text string) string {
 	sum := sha256.Sum256([]byte(pytext.UniversalNewlines(text)))
 	return hex.EncodeToString(sum[:])
@@ -76,28 +76,28 @@ func TextHash(text string) string {
 // lockedMutation runs fn under the shared lock for a command that needs an
 // initialized vault: the marker is checked before anything is created, then
 // again inside the lock (another writer may have changed it meanwhile).
-func (e *Engine) lockedMutation(fn func(w *writer) (jsonx.Value, error)) (jsonx.Value, error) {
+func (e *Engine) lockedMutation(fn func(w *writer) (pyjson.Value, error)) (pyjson.Value, error) {
 	if err := e.WS.Gate(); err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	w, err := e.WS.acquire()
 	if err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	defer w.release()
 	if err := e.WS.Gate(); err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	return fn(w)
 }
 
 // flagAgent validates --agent before any write (the reference validates it
-// only while writing state, after other writes; see §14.3 Quirk).
+// only while writing state, after other writes; see echoes-conformance §14.3 Quirk).
 func (e *Engine) flagAgent() (*string, error) {
 	if e.opt.Agent == nil {
 		return nil, nil
 	}
-	return resolveAgent(jsonx.NullValue(), false, e.opt.Agent)
+	return resolveAgent(pyjson.NullValue(), false, e.opt.Agent)
 }
 
 // render validates every page of the work tree and renders the index, with
@@ -111,7 +111,7 @@ func (e *Engine) render(proposed []IndexPage) (*Index, error) {
 	return renderIndex(src, names, proposed)
 }
 
-// RefreshResult is the indexRefresh object (§11.3).
+// RefreshResult is the indexRefresh object (echoes-conformance §11.3).
 type RefreshResult struct {
 	Rebuilt           bool
 	MigratedSummaries []string
@@ -119,11 +119,11 @@ type RefreshResult struct {
 	SHA256            string
 }
 
-func (r RefreshResult) JSON() jsonx.Value {
-	return jsonx.ObjectValue(jsonx.NewObj().Set("rebuilt", jsonx.Boolean(r.Rebuilt)).
-		Set("migratedSummaries", jsonx.Strs(r.MigratedSummaries)).
-		Set("pageCount", jsonx.Int(int64(r.PageCount))).
-		Set("sha256", jsonx.Str(r.SHA256)))
+func (r RefreshResult) JSON() pyjson.Value {
+	return pyjson.ObjectValue(pyjson.NewObj().Set("rebuilt", pyjson.Boolean(r.Rebuilt)).
+		Set("migratedSummaries", pyjson.Strs(r.MigratedSummaries)).
+		Set("pageCount", pyjson.Int(int64(r.PageCount))).
+		Set("sha256", pyjson.Str(r.SHA256)))
 }
 
 // currentIndexText reads index.md as text; missing or unreadable counts as empty.
@@ -151,7 +151,7 @@ func (w *writer) refreshIndex(idx *Index) (RefreshResult, error) {
 	return res, nil
 }
 
-// finishState writes the state at the end of a mutating command (§14.3).
+// finishState writes the state at the end of a mutating command (echoes-conformance §14.3).
 func (e *Engine) finishState(w *writer, st *State, stats Stats, agent *string) (*State, error) {
 	st.Initialized = true
 	st.Stats = stats
@@ -161,8 +161,8 @@ func (e *Engine) finishState(w *writer, st *State, stats Stats, agent *string) (
 
 // refuseSymlinkTargets fails when a managed replacement target the command
 // will write is a symlink, so that the refusal comes before the first write
-// instead of after the page was replaced (Protocol §16: fail closed before
-// writing durable knowledge; CONFORMANCE-echoes §5 step 2).
+// instead of after the page was replaced (protocol §16: fail closed before
+// writing durable knowledge; echoes-conformance §5 step 2).
 func refuseSymlinkTargets(paths ...string) error {
 	for _, p := range paths {
 		if fsx.IsSymlink(p) {
@@ -173,7 +173,7 @@ func refuseSymlinkTargets(paths ...string) error {
 }
 
 // pageTarget resolves a normalized page file name to its path, refusing a
-// symlinked page (§8.4).
+// symlinked page (echoes-conformance §8.4).
 func (ws *Workspace) pageTarget(name string) (string, error) {
 	p := filepath.Join(ws.Pages, name)
 	if fsx.IsSymlink(p) {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -47,7 +47,7 @@ func FuzzParsePage(f *testing.F) {
 			t.Fatalf("re-parse differs: %+v vs %+v", q, p)
 		}
 		// Once written and read back as text, the page is still valid:
-		// this is what keeps the vault renderable (§9 Quirk).
+		// this is what keeps the vault renderable (echoes-conformance §9 Quirk).
 		if _, err := ParsePage(pytext.UniversalNewlines(p.Text), true); err != nil {
 			t.Fatalf("stored page invalid when read back: %v", err)
 		}
@@ -61,7 +61,7 @@ func FuzzNormalizePageName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		name, err := NormalizePageName(jsonx.Str(raw))
+		name, err := NormalizePageName(pyjson.Str(raw))
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {
@@ -73,14 +73,14 @@ func FuzzNormalizePageName(f *testing.F) {
 		switch {
 		case !strings.HasSuffix(name, ".md"), stem == "":
 			t.Fatalf("%q -> %q: bad suffix", raw, name)
-		// ".." is checked on the stem (§8.1 step 4): "0." gives "0..md", as in
+		// ".." is checked on the stem (echoes-conformance §8.1 step 4): "0." gives "0..md", as in
 		// the reference.
 		case strings.ContainsAny(name, `/\`), strings.Contains(stem, ".."), strings.HasPrefix(name, "."):
 			t.Fatalf("%q -> %q: unsafe", raw, name)
 		case pytext.NFC(name) != name:
 			t.Fatalf("%q -> %q: not NFC", raw, name)
 		}
-		again, err := NormalizePageName(jsonx.Str(name))
+		again, err := NormalizePageName(pyjson.Str(name))
 		if err != nil || again != name {
 			t.Fatalf("not idempotent: %q -> %q -> %q, %v", raw, name, again, err)
 		}
@@ -116,7 +116,7 @@ func FuzzPayloadDecode(f *testing.F) {
 		pa, has := obj.Get("agent")
 		_, err = resolveAgent(pa, has, nil)
 		check(err)
-		if c := field(obj, "content"); c.Kind == jsonx.String {
+		if c := field(obj, "content"); c.Kind == pyjson.String {
 			_, err = ParsePage(c.S, false)
 			check(err)
 		}
@@ -124,7 +124,7 @@ func FuzzPayloadDecode(f *testing.F) {
 		check(err)
 		// Text fields hold valid UTF-8 only: lone surrogates are refused.
 		for _, k := range obj.Keys() {
-			if v, _ := obj.Get(k); v.Kind == jsonx.String && !utf8.ValidString(v.S) {
+			if v, _ := obj.Get(k); v.Kind == pyjson.String && !utf8.ValidString(v.S) {
 				t.Fatalf("field %q holds invalid UTF-8 %q", k, v.S)
 			}
 		}

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// Inspection is the result of inspect/status (CONFORMANCE-echoes §15.6).
+// Inspection is the result of inspect/status (echoes-conformance §15.6).
 type Inspection struct {
 	Workspace, Vault string
 	State            *State // as read, with live stats; never written
@@ -31,7 +31,7 @@ type IndexCheck struct {
 	SHA256       string
 }
 
-// Health is the §18 health object.
+// Health is the echoes-conformance §18 health object.
 type Health struct {
 	TotalPages, TotalDailyLogs, DeprecatedPages int
 	DeprecatedSlugs                             []string
@@ -55,13 +55,13 @@ type Health struct {
 	Storage      Storage
 }
 
-// StateFileStatus is health.stateFile (§18.4).
+// StateFileStatus is health.stateFile (echoes-conformance §18.4).
 type StateFileStatus struct {
 	Exists, Valid bool
 	Error         string
 }
 
-// Storage is health.storage (§18.6).
+// Storage is health.storage (echoes-conformance §18.6).
 type Storage struct {
 	TotalBytes                int64
 	TotalFiles, MarkdownFiles int
@@ -70,7 +70,7 @@ type Storage struct {
 	HasLastModified           bool
 }
 
-// problem pairs a health list with its card label (§19), in key order.
+// problem pairs a health list with its card label (echoes-conformance §19), in key order.
 type problem struct {
 	label string
 	items []string
@@ -95,7 +95,7 @@ func (h *Health) problems() []problem {
 	}
 }
 
-// Inspect reports the vault's health (§15.6, §18). It is strictly
+// Inspect reports the vault's health (echoes-conformance §15.6, echoes-conformance §18). It is strictly
 // read-only: no lock, no write, no hydrate, no migration, and no marker is
 // needed. Unreadable and non-UTF-8 files are reported, never an error.
 func (e *Engine) Inspect() *Inspection {
@@ -176,7 +176,7 @@ func errMessage(err error) string {
 }
 
 // pageChecks returns the sorted raw stems of deprecated pages and of pages
-// that fail reading or parsing (§18.2).
+// that fail reading or parsing (echoes-conformance §18.2).
 func pageChecks(names []string, loaded []loadedPage) (deprecated, invalid []string) {
 	deprecated, invalid = []string{}, []string{}
 	seen := map[string]bool{}
@@ -197,7 +197,7 @@ func pageChecks(names []string, loaded []loadedPage) (deprecated, invalid []stri
 	return deprecated, invalid
 }
 
-// indexEntries compares the index on disk with the page listing (§18.2).
+// indexEntries compares the index on disk with the page listing (echoes-conformance §18.2).
 func (h *Health) indexEntries(names []string, indexText string) {
 	rows := ParseIndexRows(indexText)
 	h.IndexTopics = len(rows)
@@ -231,7 +231,7 @@ func (h *Health) indexEntries(names []string, indexText string) {
 	sort.Strings(h.MissingPages)
 }
 
-// readTextNoFollow reads a regular, non-symlink file as text (§2.3); ok is
+// readTextNoFollow reads a regular, non-symlink file as text (echoes-conformance §2.3); ok is
 // false for anything else or on any read or decode failure.
 func readTextNoFollow(p string) (string, bool) {
 	if !fsx.IsRegular(p) {
@@ -275,7 +275,7 @@ func managedAdapter(p string, subs ...string) bool {
 	return anyAdapterVersion.MatchString(text)
 }
 
-// missingStructure implements §18.3's structure list, sorted by code point.
+// missingStructure implements echoes-conformance §18.3's structure list, sorted by code point.
 func (ws *Workspace) missingStructure(markerValid, runtimeCompatible bool) []string {
 	checks := map[string]bool{
 		"index.md":                               fsx.IsRegular(ws.Index),
@@ -305,7 +305,7 @@ func (ws *Workspace) missingStructure(markerValid, runtimeCompatible bool) []str
 }
 
 // adapterConfiguration lists generated agent files that exist but are not
-// ours to manage (§18.3). A dangling symlink does not exist.
+// ours to manage (echoes-conformance §18.3). A dangling symlink does not exist.
 func (ws *Workspace) adapterConfiguration() []string {
 	var out []string
 	conflict := func(p string, subs ...string) {
@@ -340,7 +340,7 @@ func sortedUnique(xs []string) []string {
 
 // outdatedRuntime reports a compatible project runtime of another engine
 // version. The reference always says "older"; we say "newer" when it is
-// (§18.3 Quirk), keeping one entry either way.
+// (echoes-conformance §18.3 Quirk), keeping one entry either way.
 func outdatedRuntime(rs RuntimeStatus) []string {
 	if !rs.Compatible || (rs.Engine != nil && *rs.Engine == engineTriple) {
 		return []string{}
@@ -355,8 +355,8 @@ func outdatedRuntime(rs RuntimeStatus) []string {
 	return []string{"project engine " + VersionString(rs.Engine) + " is " + word + " than available engine " + EngineVersion}
 }
 
-// inventory walks the vault once without following symlinks (§18.6) and
-// finds the *.md files with conflict markers (§18.3). pageConflict holds
+// inventory walks the vault once without following symlinks (echoes-conformance §18.6) and
+// finds the *.md files with conflict markers (echoes-conformance §18.3). pageConflict holds
 // the verdicts for pages already read, by vault-relative slash path, so they
 // are not read twice.
 func (ws *Workspace) inventory(pageConflict map[string]bool) (Storage, []string) {
@@ -464,7 +464,7 @@ func sortByComponents(paths []string) {
 var entryHeading = []string{"### Scratchpad — ", "### Session — "}
 
 // todayEntries counts the daily headings of local today and UTC today
-// (§18.2).
+// (echoes-conformance §18.2).
 func (ws *Workspace) todayEntries(t time.Time) int {
 	dates := []string{t.Local().Format("2006-01-02")}
 	if utc := t.UTC().Format("2006-01-02"); utc != dates[0] {
@@ -495,7 +495,7 @@ func (ws *Workspace) todayEntries(t time.Time) int {
 	return n
 }
 
-// stateFileStatus implements §18.4's stateFile.
+// stateFileStatus implements echoes-conformance §18.4's stateFile.
 func (ws *Workspace) stateFileStatus() StateFileStatus {
 	fi, err := os.Lstat(ws.State)
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink != 0 && !exists(ws.State)) {
@@ -515,7 +515,7 @@ func (ws *Workspace) stateFileStatus() StateFileStatus {
 	if err != nil {
 		return StateFileStatus{Exists: true, Error: readDetail(err)}
 	}
-	raw, err := jsonx.Decode(text)
+	raw, err := pyjson.Decode(text)
 	if err != nil {
 		return StateFileStatus{Exists: true, Error: err.Error()}
 	}
@@ -525,45 +525,45 @@ func (ws *Workspace) stateFileStatus() StateFileStatus {
 	return StateFileStatus{Exists: true, Valid: true}
 }
 
-func optError(s string) jsonx.Value {
+func optError(s string) pyjson.Value {
 	if s == "" {
-		return jsonx.NullValue()
+		return pyjson.NullValue()
 	}
-	return jsonx.Str(s)
+	return pyjson.Str(s)
 }
 
 // JSON renders the stateFile object.
-func (s StateFileStatus) JSON() jsonx.Value {
-	return jsonx.ObjectValue(jsonx.NewObj().Set("exists", jsonx.Boolean(s.Exists)).
-		Set("valid", jsonx.Boolean(s.Valid)).Set("error", optError(s.Error)))
+func (s StateFileStatus) JSON() pyjson.Value {
+	return pyjson.ObjectValue(pyjson.NewObj().Set("exists", pyjson.Boolean(s.Exists)).
+		Set("valid", pyjson.Boolean(s.Valid)).Set("error", optError(s.Error)))
 }
 
 // JSON renders the storage object.
-func (s Storage) JSON() jsonx.Value {
-	last := jsonx.NullValue()
+func (s Storage) JSON() pyjson.Value {
+	last := pyjson.NullValue()
 	if s.HasLastModified {
-		last = jsonx.Str(LocalTimestamp(s.LastModified))
+		last = pyjson.Str(LocalTimestamp(s.LastModified))
 	}
-	return jsonx.ObjectValue(jsonx.NewObj().
-		Set("totalBytes", jsonx.Int(s.TotalBytes)).
-		Set("totalFiles", jsonx.Int(int64(s.TotalFiles))).
-		Set("markdownFiles", jsonx.Int(int64(s.MarkdownFiles))).
-		Set("symlinks", jsonx.Strs(s.Symlinks)).
-		Set("unreadableFiles", jsonx.Strs(s.UnreadableFiles)).
+	return pyjson.ObjectValue(pyjson.NewObj().
+		Set("totalBytes", pyjson.Int(s.TotalBytes)).
+		Set("totalFiles", pyjson.Int(int64(s.TotalFiles))).
+		Set("markdownFiles", pyjson.Int(int64(s.MarkdownFiles))).
+		Set("symlinks", pyjson.Strs(s.Symlinks)).
+		Set("unreadableFiles", pyjson.Strs(s.UnreadableFiles)).
 		Set("lastModified", last))
 }
 
-// JSON renders the indexRefresh object of inspect (§15.6).
-func (c IndexCheck) JSON() jsonx.Value {
-	sha := jsonx.NullValue()
+// JSON renders the indexRefresh object of inspect (echoes-conformance §15.6).
+func (c IndexCheck) JSON() pyjson.Value {
+	sha := pyjson.NullValue()
 	if c.Rendered {
-		sha = jsonx.Str(c.SHA256)
+		sha = pyjson.Str(c.SHA256)
 	}
-	return jsonx.ObjectValue(jsonx.NewObj().
-		Set("rebuilt", jsonx.Boolean(false)).
-		Set("needsRefresh", jsonx.Boolean(c.NeedsRefresh)).
-		Set("migratedSummaries", jsonx.Strs(nil)).
-		Set("pageCount", jsonx.Int(int64(c.PageCount))).
+	return pyjson.ObjectValue(pyjson.NewObj().
+		Set("rebuilt", pyjson.Boolean(false)).
+		Set("needsRefresh", pyjson.Boolean(c.NeedsRefresh)).
+		Set("migratedSummaries", pyjson.Strs(nil)).
+		Set("pageCount", pyjson.Int(int64(c.PageCount))).
 		Set("sha256", sha))
 }
 
@@ -575,45 +575,45 @@ func (h *Health) Integrity() string {
 	return "attention"
 }
 
-// JSON renders the health object in the §18.1 key order.
-func (h *Health) JSON() jsonx.Value {
-	o := jsonx.NewObj().
-		Set("totalPages", jsonx.Int(int64(h.TotalPages))).
-		Set("totalDailyLogs", jsonx.Int(int64(h.TotalDailyLogs))).
-		Set("deprecatedPages", jsonx.Int(int64(h.DeprecatedPages))).
-		Set("deprecatedSlugs", jsonx.Strs(h.DeprecatedSlugs)).
-		Set("indexTopics", jsonx.Int(int64(h.IndexTopics))).
-		Set("generatedIndex", jsonx.Boolean(true)).
-		Set("protocolVersion", jsonx.Str(ProtocolVersion)).
-		Set("engineVersion", jsonx.Str(EngineVersion)).
-		Set("managedAdapterVersion", jsonx.Str(ManagedAdapterVersion)).
-		Set("codexAdapterVersion", jsonx.Str(ManagedAdapterVersion)).
-		Set("initialized", jsonx.Boolean(h.Initialized)).
-		Set("legacyVaultDetected", jsonx.Boolean(h.LegacyVaultDetected))
+// JSON renders the health object in the echoes-conformance §18.1 key order.
+func (h *Health) JSON() pyjson.Value {
+	o := pyjson.NewObj().
+		Set("totalPages", pyjson.Int(int64(h.TotalPages))).
+		Set("totalDailyLogs", pyjson.Int(int64(h.TotalDailyLogs))).
+		Set("deprecatedPages", pyjson.Int(int64(h.DeprecatedPages))).
+		Set("deprecatedSlugs", pyjson.Strs(h.DeprecatedSlugs)).
+		Set("indexTopics", pyjson.Int(int64(h.IndexTopics))).
+		Set("generatedIndex", pyjson.Boolean(true)).
+		Set("protocolVersion", pyjson.Str(ProtocolVersion)).
+		Set("engineVersion", pyjson.Str(EngineVersion)).
+		Set("managedAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
+		Set("codexAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
+		Set("initialized", pyjson.Boolean(h.Initialized)).
+		Set("legacyVaultDetected", pyjson.Boolean(h.LegacyVaultDetected))
 	keys := []string{"missingStructure", "invalidFrontmatter", "duplicateIndexEntries", "emptyDescriptions",
 		"orphanPages", "missingPages", "conflictMarkers", "indexBuildErrors", "indexOutOfDate", "symbolicLinks",
 		"unreadableFiles", "adapterConfiguration", "gitReadiness", "outdatedRuntime"}
 	for i, p := range h.problems() {
-		o.Set(keys[i], jsonx.Strs(p.items))
+		o.Set(keys[i], pyjson.Strs(p.items))
 	}
-	o.Set("todayEntries", jsonx.Int(int64(h.TodayEntries))).
-		Set("scaleAlert", jsonx.Boolean(h.ScaleAlert)).
-		Set("integrity", jsonx.Str(h.Integrity())).
-		Set("issueCount", jsonx.Int(int64(h.IssueCount))).
+	o.Set("todayEntries", pyjson.Int(int64(h.TodayEntries))).
+		Set("scaleAlert", pyjson.Boolean(h.ScaleAlert)).
+		Set("integrity", pyjson.Str(h.Integrity())).
+		Set("issueCount", pyjson.Int(int64(h.IssueCount))).
 		Set("stateFile", h.StateFile.JSON()).
 		Set("marker", h.Marker.JSON()).
 		Set("projectRuntime", h.Runtime.JSON()).
 		Set("git", h.Git.JSON()).
 		Set("storage", h.Storage.JSON())
-	return jsonx.ObjectValue(o)
+	return pyjson.ObjectValue(o)
 }
 
-// JSON renders the full inspect result (§15.6).
-func (in *Inspection) JSON() jsonx.Value {
-	return jsonx.ObjectValue(jsonx.NewObj().
-		Set("ok", jsonx.Boolean(true)).
-		Set("workspace", jsonx.Str(in.Workspace)).
-		Set("vault", jsonx.Str(in.Vault)).
+// JSON renders the full inspect result (echoes-conformance §15.6).
+func (in *Inspection) JSON() pyjson.Value {
+	return pyjson.ObjectValue(pyjson.NewObj().
+		Set("ok", pyjson.Boolean(true)).
+		Set("workspace", pyjson.Str(in.Workspace)).
+		Set("vault", pyjson.Str(in.Vault)).
 		Set("state", in.State.JSON()).
 		Set("indexRefresh", in.Refresh.JSON()).
 		Set("health", in.Health.JSON()))

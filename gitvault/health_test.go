@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 func writeFile(t testing.TB, root, rel, content string) {
@@ -89,7 +89,7 @@ func TestInspectIsReadOnly(t *testing.T) {
 	before := snapshot(t, root)
 	in := e.Inspect()
 	_ = in.Card()
-	_ = jsonx.Pretty(in.JSON())
+	_ = pyjson.Pretty(in.JSON())
 	if after := snapshot(t, root); !reflect.DeepEqual(before, after) {
 		t.Fatalf("inspect changed the workspace:\nbefore %v\nafter  %v", before, after)
 	}
@@ -280,10 +280,10 @@ func TestCards(t *testing.T) {
 	if got := in.Card(); got != want {
 		t.Fatalf("card:\n%s\nwant:\n%s", got, want)
 	}
-	// Attention details keep the §19 order, with the invalid state last.
+	// Attention details keep the echoes-conformance §19 order, with the invalid state last.
 	h := Health{Initialized: true, IssueCount: 4, MissingStructure: []string{"a"}, OutdatedRuntime: []string{"b"},
 		GitReadinessIssues: []string{"c", "d"}}
-	in = &Inspection{State: &State{Started: jsonx.Int(1), Saved: jsonx.Str("")}, Health: h}
+	in = &Inspection{State: &State{Started: pyjson.Int(1), Saved: pyjson.Str("")}, Health: h}
 	if got := in.Card(); !strings.Contains(got, "| 0 B · 0 files | 0 pages · 0 logs | active |\n\nProtocol: 1.0.0 · engine: 1.1.1.\n\n"+
 		"Integrity: missing structure: 1; Git readiness issues: 2; outdated project runtime: 1; invalid runtime state.\n") ||
 		!strings.HasPrefix(got, "### EchoesVault · △ Needs attention (4)\n") {
@@ -322,11 +322,13 @@ func TestReadinessMatchesGit(t *testing.T) {
 	if _, err := e.Install("init"); err != nil {
 		t.Fatal(err)
 	}
-	excludes := filepath.Join(t.TempDir(), "excludes")
-	if err := os.WriteFile(excludes, []byte("*.tmp\n"), 0o644); err != nil {
+	// "~/" keeps the value meaningful to both sides when git is a bridge to
+	// another OS's git (the Windows tests under wine), and covers git's
+	// home expansion.
+	if err := os.WriteFile(filepath.Join(sb.Home, "excludes"), []byte("*.tmp\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sb.Git(top, "config", "core.excludesFile", excludes)
+	sb.Git(top, "config", "core.excludesFile", "~/excludes")
 	writeFile(t, top, ".git/info/exclude", "*.bin\n")
 	writeFile(t, top, "EchoesVault/raw/.gitignore", "drafts/\n!drafts/keep.md\n")
 	for _, rel := range []string{"EchoesVault/raw/drafts/keep.md", "EchoesVault/raw/a.tmp", "EchoesVault/assets/x.bin",

@@ -9,14 +9,14 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // PageSource is a read-only view of the vault's pages: the work tree, the
-// Git index or a commit tree (DESIGN "one snapshot abstraction").
+// Git index or a commit tree (design §one-snapshot-abstraction-three-sources).
 type PageSource interface {
-	// PageNames lists page file names in listing order (§8.2).
+	// PageNames lists page file names in listing order (echoes-conformance §8.2).
 	PageNames() ([]string, error)
 	// ReadPage returns the raw bytes of one page.
 	ReadPage(name string) ([]byte, error)
@@ -29,7 +29,7 @@ type pageText struct {
 	Err  error // read or decode failure
 }
 
-// readPages reads every named page as text (§2.3), in parallel, keeping the
+// readPages reads every named page as text (echoes-conformance §2.3), in parallel, keeping the
 // order of names. Reading dominates index renders of large vaults.
 func readPages(src PageSource, names []string) []pageText {
 	out := make([]pageText, len(names))
@@ -174,7 +174,7 @@ type Index struct {
 }
 
 // renderIndex validates the complete page set of src and renders the index
-// (§11.3): read failures first, then collisions, then parse failures, each
+// (echoes-conformance §11.3): read failures first, then collisions, then parse failures, each
 // in listing order. Proposed pages replace the file of the same name in
 // place or are added after the listing, in order, as the reference's
 // dictionary update does.
@@ -186,7 +186,7 @@ func renderIndex(src PageSource, names []string, proposed []IndexPage) (*Index, 
 	return assembleIndex(names, loadAndParse(src, names, replace, false), proposed)
 }
 
-// assembleIndex applies §11.3's ordering of failures to loaded pages and
+// assembleIndex applies echoes-conformance §11.3's ordering of failures to loaded pages and
 // builds the index.
 func assembleIndex(names []string, loaded []loadedPage, proposed []IndexPage) (*Index, error) {
 	replace := make(map[string]int, len(proposed))
@@ -253,14 +253,14 @@ func (s textSource) ReadPage(name string) ([]byte, error) {
 	return []byte(t.Text), nil
 }
 
-// checkCollisions applies §8.3 to names in iteration order.
+// checkCollisions applies echoes-conformance §8.3 to names in iteration order.
 func checkCollisions(names []string) error {
 	seen := make(map[string]string, len(names))
 	for _, n := range names {
 		stem := pytext.NFC(PageStem(n))
 		key := pytext.Casefold(stem)
 		if first, ok := seen[key]; ok {
-			return errorf("Page filenames collide across filesystems: %s and %s.", jsonx.ReprString(first), jsonx.ReprString(stem))
+			return errorf("Page filenames collide across filesystems: %s and %s.", pyjson.ReprString(first), pyjson.ReprString(stem))
 		}
 		seen[key] = stem
 	}
@@ -295,7 +295,7 @@ func buildIndex(pages []IndexPage) *Index {
 	return &Index{Text: text, SHA256: hex.EncodeToString(sum[:]), Pages: sorted}
 }
 
-// IndexSummary is the row text of a page, with the deprecation prefix (§11.1).
+// IndexSummary is the row text of a page, with the deprecation prefix (echoes-conformance §11.1).
 func IndexSummary(p *Page) string {
 	if p.Deprecated() && !strings.HasPrefix(pytext.Casefold(p.Summary), "deprecated") {
 		return "DEPRECATED — " + p.Summary
@@ -306,7 +306,7 @@ func IndexSummary(p *Page) string {
 // IndexRow is one parsed line of an existing index.md.
 type IndexRow struct{ Slug, Description string }
 
-// ParseIndexRows reads the rows of an existing index (§11.3): the slug as
+// ParseIndexRows reads the rows of an existing index (echoes-conformance §11.3): the slug as
 // written and the stripped description.
 func ParseIndexRows(text string) []IndexRow {
 	var rows []IndexRow

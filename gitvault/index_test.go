@@ -63,7 +63,7 @@ func TestEmptyIndex(t *testing.T) {
 	}
 }
 
-// TestIndexWorkedExample is CONFORMANCE-echoes §11.2.
+// TestIndexWorkedExample is echoes-conformance §11.2.
 func TestIndexWorkedExample(t *testing.T) {
 	texts := evTexts(
 		"Zed.md", evSummaryPage("deprecated already", "deprecated"),
@@ -84,7 +84,7 @@ func TestIndexWorkedExample(t *testing.T) {
 }
 
 // TestIndexOrder: the key is (casefold(NFC(file name)), NFC(file name)),
-// suffix included (§11.1).
+// suffix included (echoes-conformance §11.1).
 func TestIndexOrder(t *testing.T) {
 	names := []string{"é.md", "b.md", "straße.md", "a_b.md", "STRASSE-x.md", "b-x.md", "a.md", "B.MD.md", "Zz.md", "e\u0301x.md"}
 	var texts []pageText

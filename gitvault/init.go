@@ -2,128 +2,128 @@ package gitvault
 
 import (
 	"github.com/git-echoes/git-echoes/internal/fsx"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// Install runs init, migrate or upgrade (§15.1): the same full installation
+// Install runs init, migrate or upgrade (echoes-conformance §15.1): the same full installation
 // boundary, differing only in the reported operation. Unlike the reference,
 // the legacy summary migration is validated before the first write, so a
 // vault that cannot migrate is left exactly as it was.
-func (e *Engine) Install(operation string) (jsonx.Value, error) {
+func (e *Engine) Install(operation string) (pyjson.Value, error) {
 	w, err := e.WS.acquire()
 	if err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	defer w.release()
 	agent, err := e.flagAgent()
 	if err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	m := e.WS.ReadMarker()
 	existed := m.Valid()
 	if err := m.writable(); err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	plan, err := e.planMigration()
 	if err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	// Every adapter refusal (symlinks, malformed blocks, a foreign runtime
 	// or protocol guide) is found before the first write.
 	adapterPlan, err := e.WS.planAdapters(true)
 	if err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	if err := e.WS.checkReplaceTargets(plan.index); err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	if err := w.mkdirs(e.WS.Raw, e.WS.Pages, e.WS.Daily, e.WS.Assets); err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	if err := w.writeIgnore(adapterPlan); err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	if _, err := w.writeMarker(); err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	// Read after the plan and before the first state write: legacy state
-	// files are imported here (§14.2).
+	// files are imported here (echoes-conformance §14.2).
 	st := e.WS.ReadState()
 	st.Initialized = true
 	adapters, err := w.applyAdapters(adapterPlan)
 	if err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	refresh, idx, err := w.applyMigration(plan)
 	if err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	st, err = e.finishState(w, st, e.WS.statsFromIndex(idx), agent)
 	if err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
-	return jsonx.ObjectValue(jsonx.NewObj().Set("ok", jsonx.Boolean(true)).
-		Set("operation", jsonx.Str(operation)).
-		Set("created", jsonx.Boolean(!existed)).
-		Set("vault", jsonx.Str(e.WS.Vault)).
-		Set("index", jsonx.Str(e.WS.Index)).
+	return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
+		Set("operation", pyjson.Str(operation)).
+		Set("created", pyjson.Boolean(!existed)).
+		Set("vault", pyjson.Str(e.WS.Vault)).
+		Set("index", pyjson.Str(e.WS.Index)).
 		Set("indexRefresh", refresh.JSON()).
 		Set("agentAdapters", adapters.JSON()).
 		Set("state", st.JSON())), nil
 }
 
 // ConfigureAgents repairs the generated adapters of an initialized vault
-// without authoring knowledge (§15.3).
-func (e *Engine) ConfigureAgents() (jsonx.Value, error) {
-	return e.lockedMutation(func(w *writer) (jsonx.Value, error) {
+// without authoring knowledge (echoes-conformance §15.3).
+func (e *Engine) ConfigureAgents() (pyjson.Value, error) {
+	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		agent, err := e.flagAgent()
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		// Validate the index before touching anything: it fails on any
 		// invalid page, and then nothing should have changed.
 		idx, err := e.render(nil)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		adapterPlan, err := e.WS.planAdapters(false)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if err := e.WS.checkReplaceTargets(idx); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if err := w.mkdirs(e.WS.Raw, e.WS.Pages, e.WS.Daily, e.WS.Assets); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if err := w.writeIgnore(adapterPlan); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if _, err := w.writeMarker(); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		adapters, err := w.applyAdapters(adapterPlan)
 		if err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if _, err := w.refreshIndex(idx); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
 		if _, err := e.finishState(w, e.WS.ReadState(), e.WS.statsFromIndex(idx), agent); err != nil {
-			return jsonx.Value{}, err
+			return pyjson.Value{}, err
 		}
-		out := jsonx.NewObj().Set("ok", jsonx.Boolean(true))
+		out := pyjson.NewObj().Set("ok", pyjson.Boolean(true))
 		res := adapters.JSON()
 		for _, k := range res.Obj.Keys() {
 			v, _ := res.Obj.Get(k)
 			out.Set(k, v)
 		}
-		return jsonx.ObjectValue(out), nil
+		return pyjson.ObjectValue(out), nil
 	})
 }
 
 // writable fails, before anything is written, where writeMarker would
-// (§7.4): an unreadable marker or one of another protocol version.
+// (echoes-conformance §7.4): an unreadable marker or one of another protocol version.
 func (m MarkerRead) writable() error {
 	if m.Err != nil {
 		return m.Err
@@ -131,8 +131,8 @@ func (m MarkerRead) writable() error {
 	if !m.Exists {
 		return nil
 	}
-	if pv := m.ProtocolValue(); pv.Kind != jsonx.Null && !jsonx.Equal(pv, jsonx.Str(ProtocolVersion)) {
-		return errorf("Unsupported EchoesVault protocol %s; this runtime supports 1.0.0. Upgrade the agent adapter before writing.", jsonx.Repr(pv))
+	if pv := m.ProtocolValue(); pv.Kind != pyjson.Null && !pyjson.Equal(pv, pyjson.Str(ProtocolVersion)) {
+		return errorf("Unsupported EchoesVault protocol %s; this runtime supports 1.0.0. Upgrade the agent adapter before writing.", pyjson.Repr(pv))
 	}
 	return nil
 }
@@ -145,7 +145,7 @@ func (ws *Workspace) checkReplaceTargets(idx *Index) error {
 	if ws.currentIndexText() != idx.Text {
 		targets = append(targets, ws.Index)
 	}
-	if m := ws.ReadMarker(); !m.Exists || !jsonx.Equal(m.Value, canonicalMarker) {
+	if m := ws.ReadMarker(); !m.Exists || !pyjson.Equal(m.Value, canonicalMarker) {
 		targets = append(targets, ws.Marker)
 	}
 	for _, t := range targets {

@@ -13,9 +13,9 @@ import (
 
 // LauncherSource is git-echoes' portable runtime: a dependency-free Python 3
 // script installed at .echoes-vault/echoes_vault.py that execs the
-// git-echoes binary with its arguments and streams (DESIGN "Portable
-// runtime"). Its version lines declare engine 1.1.1, like the reference; see
-// the script's docstring for why.
+// git-echoes binary with its arguments and streams (design §portable-runtime).
+// Its version lines declare engine 1.1.1, like the reference; see the
+// script's docstring for why.
 //
 //go:embed launcher/echoes_vault.py
 var LauncherSource string
@@ -39,7 +39,7 @@ const (
 // planRuntime decides, without writing, what init/migrate/upgrade
 // (installRuntime) or configure-agents (!installRuntime) do with
 // .echoes-vault/echoes_vault.py. The refusals and their messages are the
-// reference's (§21.2); the difference is the policy for foreign runtimes: a
+// reference's (echoes-conformance §21.2); the difference is the policy for foreign runtimes: a
 // recognised, compatible runtime that is not git-echoes' launcher (for
 // instance the reference engine itself) is never overwritten or downgraded,
 // because it is a conforming writer that adapters already run.
@@ -57,7 +57,7 @@ func (ws *Workspace) planRuntime(installRuntime bool) (runtimeAction, error) {
 		return runtimeKeep, errorf("Refusing to replace a symbolic-link runtime: %s", path)
 	}
 	if !installRuntime {
-		// Protocol §12.4: runtime replacement belongs to explicit upgrade
+		// protocol §12.4: runtime replacement belongs to explicit upgrade
 		// or missing-runtime recovery, not to configure-agents.
 		return runtimeKeep, nil
 	}

@@ -6,15 +6,15 @@ import (
 	"os"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // canonicalMarker is the parsed canonical marker, for Python-equality checks.
 var canonicalMarker = mustDecode(CanonicalMarker)
 
-func mustDecode(s string) jsonx.Value {
-	v, err := jsonx.Decode(s)
+func mustDecode(s string) pyjson.Value {
+	v, err := pyjson.Decode(s)
 	if err != nil {
 		panic(err)
 	}
@@ -24,11 +24,11 @@ func mustDecode(s string) jsonx.Value {
 // MarkerRead is the outcome of reading EchoesVault/.echoes-vault.json.
 type MarkerRead struct {
 	Exists bool
-	Value  jsonx.Value // valid only when Err == nil and Exists
-	Err    *Error      // "Invalid EchoesVault marker: ..." when unreadable or not an object
+	Value  pyjson.Value // valid only when Err == nil and Exists
+	Err    *Error       // "Invalid EchoesVault marker: ..." when unreadable or not an object
 }
 
-// ReadMarker reads the marker without interpreting its fields (§7.2).
+// ReadMarker reads the marker without interpreting its fields (echoes-conformance §7.2).
 func (ws *Workspace) ReadMarker() MarkerRead {
 	data, err := os.ReadFile(ws.Marker)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -41,50 +41,50 @@ func (ws *Workspace) ReadMarker() MarkerRead {
 	if err != nil {
 		return MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
 	}
-	v, err := jsonx.Decode(text)
+	v, err := pyjson.Decode(text)
 	if err != nil {
 		return MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
 	}
-	if v.Kind != jsonx.Object {
+	if v.Kind != pyjson.Object {
 		return MarkerRead{Exists: true, Err: errorf("Invalid EchoesVault marker: root must be an object.")}
 	}
 	return MarkerRead{Exists: true, Value: v}
 }
 
-func (m MarkerRead) field(key string) jsonx.Value {
+func (m MarkerRead) field(key string) pyjson.Value {
 	if m.Value.Obj == nil {
-		return jsonx.NullValue()
+		return pyjson.NullValue()
 	}
 	v, ok := m.Value.Obj.Get(key)
 	if !ok {
-		return jsonx.NullValue()
+		return pyjson.NullValue()
 	}
 	return v
 }
 
 // ProtocolValue returns the marker's protocolVersion (null when absent).
-func (m MarkerRead) ProtocolValue() jsonx.Value { return m.field("protocolVersion") }
+func (m MarkerRead) ProtocolValue() pyjson.Value { return m.field("protocolVersion") }
 
 var markerFields = []string{"generatedIndex", "dailyLayout", "runtime", "requiredFrontmatter"}
 
-// check applies the gate's field checks (§7.3 steps 2-4) and returns the
-// gate message and the health message (§18.4) for the first failure.
+// check applies the gate's field checks (echoes-conformance §7.3 steps 2-4) and returns the
+// gate message and the health message (echoes-conformance §18.4) for the first failure.
 func (m MarkerRead) check() (gate, health string) {
 	pv := m.field("protocolVersion")
-	if !jsonx.Equal(pv, jsonx.Str(ProtocolVersion)) {
-		r := jsonx.Repr(pv)
+	if !pyjson.Equal(pv, pyjson.Str(ProtocolVersion)) {
+		r := pyjson.Repr(pv)
 		return "Unsupported EchoesVault protocol " + r + "; this runtime supports 1.0.0. Upgrade the agent adapter before writing.",
 			"unsupported marker protocol: " + r
 	}
 	sv := m.field("schemaVersion")
-	if !jsonx.Equal(sv, jsonx.Int(MarkerSchemaVersion)) {
-		r := jsonx.Repr(sv)
+	if !pyjson.Equal(sv, pyjson.Int(MarkerSchemaVersion)) {
+		r := pyjson.Repr(sv)
 		return "Unsupported EchoesVault marker schema " + r + "; this engine supports schema 3. Run init or migrate explicitly.",
 			"unsupported marker schema: " + r
 	}
 	for _, key := range markerFields {
 		want, _ := canonicalMarker.Obj.Get(key)
-		if !jsonx.Equal(m.field(key), want) {
+		if !pyjson.Equal(m.field(key), want) {
 			return "Invalid EchoesVault marker field '" + key + "'. Run init or migrate explicitly.",
 				"invalid marker field: " + key
 		}
@@ -102,7 +102,7 @@ func (m MarkerRead) Valid() bool {
 }
 
 // Gate is the check every command that needs an initialized vault runs
-// first (§7.3). It writes nothing.
+// first (echoes-conformance §7.3). It writes nothing.
 func (ws *Workspace) Gate() error {
 	m := ws.ReadMarker()
 	if !m.Exists {
@@ -120,7 +120,7 @@ func (ws *Workspace) Gate() error {
 	return nil
 }
 
-// LegacyVaultDetected implements §7.5.
+// LegacyVaultDetected implements echoes-conformance §7.5.
 func (ws *Workspace) LegacyVaultDetected() bool {
 	if fsx.IsRegular(ws.Marker) {
 		return false
@@ -136,29 +136,29 @@ func (ws *Workspace) LegacyVaultDetected() bool {
 	return found
 }
 
-// MarkerJSON is health's and protocol's marker object (§18.4).
-func (m MarkerRead) JSON() jsonx.Value {
-	o := jsonx.NewObj()
+// MarkerJSON is health's and protocol's marker object (echoes-conformance §18.4).
+func (m MarkerRead) JSON() pyjson.Value {
+	o := pyjson.NewObj()
 	switch {
 	case !m.Exists:
-		o.Set("exists", jsonx.Boolean(false)).Set("valid", jsonx.Boolean(false)).
-			Set("value", jsonx.NullValue()).Set("error", jsonx.Str("initialization marker is missing"))
+		o.Set("exists", pyjson.Boolean(false)).Set("valid", pyjson.Boolean(false)).
+			Set("value", pyjson.NullValue()).Set("error", pyjson.Str("initialization marker is missing"))
 	case m.Err != nil:
-		o.Set("exists", jsonx.Boolean(true)).Set("valid", jsonx.Boolean(false)).
-			Set("value", jsonx.NullValue()).Set("error", jsonx.Str(m.Err.Msg))
+		o.Set("exists", pyjson.Boolean(true)).Set("valid", pyjson.Boolean(false)).
+			Set("value", pyjson.NullValue()).Set("error", pyjson.Str(m.Err.Msg))
 	default:
 		_, h := m.check()
-		o.Set("exists", jsonx.Boolean(true)).Set("valid", jsonx.Boolean(h == "")).Set("value", m.Value)
+		o.Set("exists", pyjson.Boolean(true)).Set("valid", pyjson.Boolean(h == "")).Set("value", m.Value)
 		if h == "" {
-			o.Set("error", jsonx.NullValue())
+			o.Set("error", pyjson.NullValue())
 		} else {
-			o.Set("error", jsonx.Str(h))
+			o.Set("error", pyjson.Str(h))
 		}
 	}
-	return jsonx.ObjectValue(o)
+	return pyjson.ObjectValue(o)
 }
 
-// writeMarker implements §7.4 for init/migrate/upgrade/configure-agents.
+// writeMarker implements echoes-conformance §7.4 for init/migrate/upgrade/configure-agents.
 // It returns whether the file was (re)written.
 func (w *writer) writeMarker() (bool, error) {
 	m := w.ws.ReadMarker()
@@ -169,10 +169,10 @@ func (w *writer) writeMarker() (bool, error) {
 	}
 	if m.Exists {
 		pv := m.ProtocolValue()
-		if pv.Kind != jsonx.Null && !jsonx.Equal(pv, jsonx.Str(ProtocolVersion)) {
-			return false, errorf("Unsupported EchoesVault protocol %s; this runtime supports 1.0.0. Upgrade the agent adapter before writing.", jsonx.Repr(pv))
+		if pv.Kind != pyjson.Null && !pyjson.Equal(pv, pyjson.Str(ProtocolVersion)) {
+			return false, errorf("Unsupported EchoesVault protocol %s; this runtime supports 1.0.0. Upgrade the agent adapter before writing.", pyjson.Repr(pv))
 		}
-		if jsonx.Equal(m.Value, canonicalMarker) {
+		if pyjson.Equal(m.Value, canonicalMarker) {
 			return false, nil
 		}
 	}

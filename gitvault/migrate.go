@@ -4,17 +4,17 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// migrationPlan is a validated legacy summary migration (§17): the pages to
+// migrationPlan is a validated legacy summary migration (echoes-conformance §17): the pages to
 // rewrite with an injected summary, and the index that results.
 type migrationPlan struct {
 	pages []preparedPage
 	index *Index
 }
 
-// planMigration validates the whole migration without writing (§17 steps
+// planMigration validates the whole migration without writing (echoes-conformance §17 steps
 // 1-3). Every error is collected and reported at once.
 func (e *Engine) planMigration() (*migrationPlan, error) {
 	src := dirSource{e.WS.Pages}
@@ -49,7 +49,7 @@ func (e *Engine) planMigration() (*migrationPlan, error) {
 			problems = append(problems, t.Name+": missing summary and no legacy index description is available")
 			continue
 		}
-		summary, err := NormalizeSummary(jsonx.Str(desc), stem)
+		summary, err := NormalizeSummary(pyjson.Str(desc), stem)
 		if err == nil {
 			page, err = InjectSummary(page, summary)
 		}

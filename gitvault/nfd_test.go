@@ -10,8 +10,8 @@ import (
 
 // Page names that reach the disk in NFD (macOS HFS+ writes them so; a
 // checkout of a commit made there keeps the bytes) are handled exactly as
-// the protocol says (Protocol §7.1, §8; CONFORMANCE-echoes §8.2, §8.3,
-// §11.1, §15.7, §18.2): the slug and the sort key use NFC(stem), the
+// the protocol says (protocol §7.1, protocol §8; echoes-conformance §8.2, echoes-conformance §8.3,
+// echoes-conformance §11.1, echoes-conformance §15.7, echoes-conformance §18.2): the slug and the sort key use NFC(stem), the
 // collision rule compares casefold(NFC(stem)), names from payloads are
 // normalized to NFC before they become file names, and health reports raw
 // stems where the reference does. The file systems used in CI keep the bytes
@@ -43,7 +43,7 @@ func TestNFDPageOnDisk(t *testing.T) {
 	}
 
 	// inspect: the index matches, the slug is no orphan (NFC on both sides),
-	// deprecatedSlugs lists the raw on-disk stem (§18.2).
+	// deprecatedSlugs lists the raw on-disk stem (echoes-conformance §18.2).
 	h := e.Inspect().Health
 	if h.TotalPages != 1 || len(h.OrphanPages) != 0 || len(h.MissingPages) != 0 || len(h.IndexOutOfDate) != 0 || len(h.IndexBuildErrors) != 0 {
 		t.Errorf("health: pages %d orphan %q missing %q outOfDate %q build %q", h.TotalPages, h.OrphanPages, h.MissingPages, h.IndexOutOfDate, h.IndexBuildErrors)
@@ -52,7 +52,7 @@ func TestNFDPageOnDisk(t *testing.T) {
 		t.Errorf("deprecatedSlugs = %q, want the raw NFD stem", h.DeprecatedSlugs)
 	}
 
-	// search: the file is the on-disk name (§15.7), bytes as on disk.
+	// search: the file is the on-disk name (echoes-conformance §15.7), bytes as on disk.
 	sr, err := e.Search("coffee", 10)
 	if err != nil {
 		t.Fatal(err)
@@ -66,8 +66,8 @@ func TestNFDPageOnDisk(t *testing.T) {
 	}
 
 	// upsert of the same name, given in NFC or in NFD: the payload name is
-	// normalized to NFC (§8.1), which is another file on this disk, and the
-	// two collide after NFC and case folding (§8.3). Nothing is written.
+	// normalized to NFC (echoes-conformance §8.1), which is another file on this disk, and the
+	// two collide after NFC and case folding (echoes-conformance §8.3). Nothing is written.
 	before := treeBytes(t, root)
 	for _, name := range []string{nfcStem, nfdStem, strings.ToUpper(nfcStem), nfdStem + ".md"} {
 		_, err := e.Upsert(pagePayload("filename", name, "content", page("New.", "active")))

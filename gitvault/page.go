@@ -4,16 +4,16 @@ import (
 	"strings"
 
 	"github.com/git-echoes/git-echoes/internal/frontmatter"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// Page is a parsed knowledge page (CONFORMANCE-echoes §9).
+// Page is a parsed knowledge page (echoes-conformance §9).
 type Page struct {
 	Text       string // strip(content) + "\n": the bytes a writer stores
 	Type       string
 	Status     string // casefolded
-	Summary    string // normalized (§10); empty when HasSummary is false
+	Summary    string // normalized (echoes-conformance §10); empty when HasSummary is false
 	HasSummary bool
 	block      *frontmatter.Block
 }
@@ -76,7 +76,7 @@ func parsePage(content string, requireSummary, keepText bool) (*Page, error) {
 		if err != nil {
 			return nil, errorf("%s", err.Error())
 		}
-		if p.Summary, err = NormalizeSummary(jsonx.Str(raw), ""); err != nil {
+		if p.Summary, err = NormalizeSummary(pyjson.Str(raw), ""); err != nil {
 			return nil, err
 		}
 		p.HasSummary = true
@@ -93,10 +93,10 @@ func decodeKey(b *frontmatter.Block, key string) (string, error) {
 	return v, nil
 }
 
-// NormalizeSummary implements §10. slug, when non-empty, must match an
+// NormalizeSummary implements echoes-conformance §10. slug, when non-empty, must match an
 // index-row link wrapped around the value.
-func NormalizeSummary(v jsonx.Value, slug string) (string, error) {
-	if v.Kind != jsonx.String || pytext.IsBlank(v.S) {
+func NormalizeSummary(v pyjson.Value, slug string) (string, error) {
+	if v.Kind != pyjson.String || pytext.IsBlank(v.S) {
 		return "", errorf("Page summary must be a non-empty single-line string.")
 	}
 	s := pytext.Strip(v.S)
@@ -143,12 +143,12 @@ func matchIndexRow(s string) (link, desc string, ok bool) {
 }
 
 // InjectSummary inserts a quoted summary line before the closing delimiter
-// (§17 step 2b) and re-validates the page with the summary required.
+// (echoes-conformance §17 step 2b) and re-validates the page with the summary required.
 func InjectSummary(p *Page, summary string) (*Page, error) {
 	lines := pytext.SplitLines(p.Text)
 	out := make([]string, 0, len(lines)+1)
 	out = append(out, lines[:p.block.Close]...)
-	out = append(out, "summary: "+jsonx.Quote(summary))
+	out = append(out, "summary: "+pyjson.Quote(summary))
 	out = append(out, lines[p.block.Close:]...)
 	return ParsePage(pytext.RStrip(strings.Join(out, "\n"))+"\n", true)
 }

@@ -6,11 +6,11 @@ import (
 )
 
 // TestParsePageLoneSurrogateScalars: Python's json.loads keeps a \ud800-style
-// escape in the decoded string (§2.9), so a page whose quoted type or status
-// holds one is valid for the reference engine (§9 step 8); neither value is
+// escape in the decoded string (echoes-conformance §2.9), so a page whose quoted type or status
+// holds one is valid for the reference engine (echoes-conformance §9 step 8); neither value is
 // ever written. Refusing it would block every index render on a vault the
 // reference indexes. A summary holding one is still refused: it would be
-// written into index.md, which the reference cannot encode (§4.5 Quirk).
+// written into index.md, which the reference cannot encode (echoes-conformance §4.5 Quirk).
 func TestParsePageLoneSurrogateScalars(t *testing.T) {
 	for _, tc := range []struct{ name, fm, err string }{
 		{"type", "type: \"\\ud800\"\nstack: []\nstatus: active\nsummary: s\n", ""},

@@ -4,15 +4,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 func evPage(fm string) string { return "---\n" + fm + "---\n" }
 
 const evBase = "type: t\nstack: []\nstatus: active\n"
 
-// TestParsePageAcceptance covers CONFORMANCE-echoes §9 and the parity items
-// of §24 through ParsePage (summary required).
+// TestParsePageAcceptance covers echoes-conformance §9 and the parity items
+// of echoes-conformance §24 through ParsePage (summary required).
 func TestParsePageAcceptance(t *testing.T) {
 	long160 := strings.Repeat("é", 160)
 	cases := []struct {
@@ -90,7 +90,7 @@ func TestParsePageStoredText(t *testing.T) {
 	if want := "---\r\ntype: a\r\nstack: []\r\nstatus: active\r\nsummary: s\r\n---\r\nbody\n"; p.Text != want {
 		t.Fatalf("Text = %q, want %q", p.Text, want)
 	}
-	// §12: the page hash is of the universal-newline text.
+	// echoes-conformance §12: the page hash is of the universal-newline text.
 	if got := TextHash(p.Text); got != "8957748845a618320921fa2ae7b86de85e2fb85565abab02ddf3a204240b87b5" {
 		t.Fatalf("TextHash = %s", got)
 	}
@@ -115,35 +115,35 @@ func TestParsePageSummaryOptional(t *testing.T) {
 
 func TestNormalizeSummary(t *testing.T) {
 	cases := []struct {
-		v          jsonx.Value
+		v          pyjson.Value
 		slug, want string
 		err        string
 	}{
-		{jsonx.Str("  a \t b  "), "", "a b", ""},
-		{jsonx.Str("- [[x]]: desc"), "x", "desc", ""},
-		{jsonx.Str("- [[other]]:real text"), "", "real text", ""},
-		{jsonx.Str("- [[other]]: text"), "x", "", "Index link [[other]] does not match page [[x]]."},
-		{jsonx.Str("- [[]]: text"), "x", "- [[]]: text", ""},
-		{jsonx.Int(5), "", "", "Page summary must be a non-empty single-line string."},
-		{jsonx.NullValue(), "", "", "Page summary must be a non-empty single-line string."},
-		{jsonx.Str("\u2028 \u00a0"), "", "", "Page summary must be a non-empty single-line string."},
-		{jsonx.Str("a\nb"), "", "", "Page summary must fit on one line."},
-		{jsonx.Str("======="), "", "", "Page summary contains a Git conflict marker."},
-		{jsonx.Str(">>>>>>> b"), "", "", "Page summary contains a Git conflict marker."},
-		{jsonx.Str("a\u2028b\u000bc\u00a0d\u001fe"), "", "a b c d e", ""},
-		{jsonx.Str(strings.Repeat("x", 150) + strings.Repeat(" ", 20) + "y"), "", strings.Repeat("x", 150) + " y", ""},
-		{jsonx.Str(strings.Repeat("€", 161)), "", "", "Page summary exceeds 160 characters (161)."},
+		{pyjson.Str("  a \t b  "), "", "a b", ""},
+		{pyjson.Str("- [[x]]: desc"), "x", "desc", ""},
+		{pyjson.Str("- [[other]]:real text"), "", "real text", ""},
+		{pyjson.Str("- [[other]]: text"), "x", "", "Index link [[other]] does not match page [[x]]."},
+		{pyjson.Str("- [[]]: text"), "x", "- [[]]: text", ""},
+		{pyjson.Int(5), "", "", "Page summary must be a non-empty single-line string."},
+		{pyjson.NullValue(), "", "", "Page summary must be a non-empty single-line string."},
+		{pyjson.Str("\u2028 \u00a0"), "", "", "Page summary must be a non-empty single-line string."},
+		{pyjson.Str("a\nb"), "", "", "Page summary must fit on one line."},
+		{pyjson.Str("======="), "", "", "Page summary contains a Git conflict marker."},
+		{pyjson.Str(">>>>>>> b"), "", "", "Page summary contains a Git conflict marker."},
+		{pyjson.Str("a\u2028b\u000bc\u00a0d\u001fe"), "", "a b c d e", ""},
+		{pyjson.Str(strings.Repeat("x", 150) + strings.Repeat(" ", 20) + "y"), "", strings.Repeat("x", 150) + " y", ""},
+		{pyjson.Str(strings.Repeat("€", 161)), "", "", "Page summary exceeds 160 characters (161)."},
 	}
 	for _, c := range cases {
 		got, err := NormalizeSummary(c.v, c.slug)
 		if c.err != "" {
 			if err == nil || err.Error() != c.err {
-				t.Errorf("NormalizeSummary(%s, %q) err = %v, want %q", jsonx.Repr(c.v), c.slug, err, c.err)
+				t.Errorf("NormalizeSummary(%s, %q) err = %v, want %q", pyjson.Repr(c.v), c.slug, err, c.err)
 			}
 			continue
 		}
 		if err != nil || got != c.want {
-			t.Errorf("NormalizeSummary(%s, %q) = %q, %v; want %q", jsonx.Repr(c.v), c.slug, got, err, c.want)
+			t.Errorf("NormalizeSummary(%s, %q) = %q, %v; want %q", pyjson.Repr(c.v), c.slug, got, err, c.want)
 		}
 	}
 }

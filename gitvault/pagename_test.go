@@ -6,10 +6,10 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// TestNormalizePageName covers CONFORMANCE-echoes §8.1 and Protocol §7.1.
+// TestNormalizePageName covers echoes-conformance §8.1 and protocol §7.1.
 func TestNormalizePageName(t *testing.T) {
 	ok := map[string]string{
 		"auth":             "auth.md",
@@ -24,7 +24,7 @@ func TestNormalizePageName(t *testing.T) {
 		"\u00a0name\u2028": "name.md",
 	}
 	for in, want := range ok {
-		got, err := NormalizePageName(jsonx.Str(in))
+		got, err := NormalizePageName(pyjson.Str(in))
 		if err != nil || got != want {
 			t.Errorf("NormalizePageName(%q) = %q, %v; want %q", in, got, err, want)
 		}
@@ -46,19 +46,19 @@ func TestNormalizePageName(t *testing.T) {
 		" \t\u3000": "Page filename must be a non-empty string.",
 	}
 	for in, want := range bad {
-		_, err := NormalizePageName(jsonx.Str(in))
+		_, err := NormalizePageName(pyjson.Str(in))
 		if err == nil || err.Error() != want {
 			t.Errorf("NormalizePageName(%q) err = %v, want %q", in, err, want)
 		}
 	}
-	for _, v := range []jsonx.Value{jsonx.NullValue(), jsonx.Int(1), jsonx.Boolean(true), jsonx.Arr(jsonx.Str("a"))} {
+	for _, v := range []pyjson.Value{pyjson.NullValue(), pyjson.Int(1), pyjson.Boolean(true), pyjson.Arr(pyjson.Str("a"))} {
 		if _, err := NormalizePageName(v); err == nil || err.Error() != "Page filename must be a non-empty string." {
-			t.Errorf("NormalizePageName(%s) err = %v", jsonx.Repr(v), err)
+			t.Errorf("NormalizePageName(%s) err = %v", pyjson.Repr(v), err)
 		}
 	}
 }
 
-// TestListPageNames covers §8.2: direct regular non-symlink children with a
+// TestListPageNames covers echoes-conformance §8.2: direct regular non-symlink children with a
 // case-insensitive .md suffix, Python stems, sorted by (casefold, NFC).
 func TestListPageNames(t *testing.T) {
 	dir := t.TempDir()

@@ -8,14 +8,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // NormalizePageName turns a requested page name into its file name
-// (CONFORMANCE-echoes §8.1).
-func NormalizePageName(v jsonx.Value) (string, error) {
-	if v.Kind != jsonx.String || pytext.IsBlank(v.S) {
+// (echoes-conformance §8.1).
+func NormalizePageName(v pyjson.Value) (string, error) {
+	if v.Kind != pyjson.String || pytext.IsBlank(v.S) {
 		return "", errorf("Page filename must be a non-empty string.")
 	}
 	return normalizePageString(v.S)
@@ -25,7 +25,7 @@ func normalizePageString(raw string) (string, error) {
 	name := pytext.NFC(pytext.Strip(raw))
 	name = strings.TrimSuffix(name, ".md")
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || strings.Contains(name, "..") {
-		return "", errorf("Unsafe page filename: %s", jsonx.ReprString(raw))
+		return "", errorf("Unsafe page filename: %s", pyjson.ReprString(raw))
 	}
 	if strings.HasPrefix(name, ".") {
 		return "", errorf("Hidden page filenames are not allowed.")
@@ -42,7 +42,7 @@ func pySuffix(name string) (stem, suffix string) {
 	return name[:i], name[i:]
 }
 
-// isPageFileName reports whether a directory entry name is a page (§8.2).
+// isPageFileName reports whether a directory entry name is a page (echoes-conformance §8.2).
 func isPageFileName(name string) bool {
 	_, suffix := pySuffix(name)
 	return strings.EqualFold(suffix, ".md")
@@ -51,7 +51,7 @@ func isPageFileName(name string) bool {
 // PageStem returns the stem of a page file name.
 func PageStem(name string) string { stem, _ := pySuffix(name); return stem }
 
-// pageSortKey is the listing and index order key (§8.2, §11.1).
+// pageSortKey is the listing and index order key (echoes-conformance §8.2, echoes-conformance §11.1).
 type pageSortKey struct{ folded, nfc string }
 
 func sortKey(name string) pageSortKey {
@@ -129,7 +129,7 @@ func walkDaily(dailyDir string, fn func(rel string) bool) {
 func osDetail(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return pe.Err.Error() + ": " + jsonx.ReprString(pe.Path)
+		return pe.Err.Error() + ": " + pyjson.ReprString(pe.Path)
 	}
 	return err.Error()
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // osPath writes a slash path with this OS's separator, spelled out rather
@@ -22,7 +22,7 @@ func osPath(p string) string {
 	return p
 }
 
-func getPath(t *testing.T, v jsonx.Value, keys ...string) jsonx.Value {
+func getPath(t *testing.T, v pyjson.Value, keys ...string) pyjson.Value {
 	t.Helper()
 	for _, k := range keys {
 		var ok bool
@@ -33,7 +33,7 @@ func getPath(t *testing.T, v jsonx.Value, keys ...string) jsonx.Value {
 	return v
 }
 
-func strs(v jsonx.Value) []string {
+func strs(v pyjson.Value) []string {
 	out := []string{}
 	for _, e := range v.Arr {
 		out = append(out, e.S)
@@ -41,12 +41,12 @@ func strs(v jsonx.Value) []string {
 	return out
 }
 
-// Paths in JSON output follow CONFORMANCE-echoes field by field: search's
-// file (§15.7), the adapter result lists (§16.2), adapterConfiguration
-// (§18.3) and storage (§18.6) use OS separators; conflictMarkers (§18.3),
-// missingStructure (§18.3), health.git (§20.2) and check's findings (its
+// Paths in JSON output follow echoes-conformance field by field: search's
+// file (echoes-conformance §15.7), the adapter result lists (echoes-conformance §16.2), adapterConfiguration
+// (echoes-conformance §18.3) and storage (echoes-conformance §18.6) use OS separators; conflictMarkers (echoes-conformance §18.3),
+// missingStructure (echoes-conformance §18.3), health.git (echoes-conformance §20.2) and check's findings (its
 // own JSON, read by CI annotations) use "/". start's "### <path>" headings
-// are the relative path as on disk (§15.5). This test runs on Windows too.
+// are the relative path as on disk (echoes-conformance §15.5). This test runs on Windows too.
 func TestJSONPathSeparators(t *testing.T) {
 	e, err := Open(Options{Workspace: t.TempDir()})
 	if err != nil {
@@ -102,7 +102,7 @@ func TestJSONPathSeparators(t *testing.T) {
 	}
 	fs := getPath(t, cr.JSON(), "findings")
 	if len(fs.Arr) != 3 {
-		t.Fatalf("findings = %v", jsonx.Pretty(fs))
+		t.Fatalf("findings = %v", pyjson.Pretty(fs))
 	}
 	if p := getPath(t, fs.Arr[0], "path").S; p != "EchoesVault/daily/2026-01-01/x.md" {
 		t.Errorf("check path = %q, want slashes", p)
@@ -119,7 +119,7 @@ func TestJSONPathSeparators(t *testing.T) {
 	}
 }
 
-// health.git lists workspace-relative paths with "/" on every OS (§20.2).
+// health.git lists workspace-relative paths with "/" on every OS (echoes-conformance §20.2).
 func TestGitReadinessSlashes(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")

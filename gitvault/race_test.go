@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 const (
@@ -27,11 +27,11 @@ func racePage(summary, body string) string {
 }
 
 func racePayload(fields ...string) Payload {
-	o := jsonx.NewObj()
+	o := pyjson.NewObj()
 	for i := 0; i < len(fields); i += 2 {
-		o.Set(fields[i], jsonx.Str(fields[i+1]))
+		o.Set(fields[i], pyjson.Str(fields[i+1]))
 	}
-	data := []byte(jsonx.Compact(jsonx.ObjectValue(o)))
+	data := []byte(pyjson.Compact(pyjson.ObjectValue(o)))
 	return func() ([]byte, error) { return data, nil }
 }
 
@@ -90,7 +90,7 @@ func TestRaceHelperProcess(t *testing.T) {
 }
 
 // TestMultiProcessWriters runs four processes writing one vault at once
-// through the shared lock (Protocol §11): 25 appends and 10 distinct page
+// through the shared lock (protocol §11): 25 appends and 10 distinct page
 // upserts each, plus hash-protocol updates of one shared page.
 func TestMultiProcessWriters(t *testing.T) {
 	if os.Getenv(raceEnvWS) != "" {

@@ -8,10 +8,10 @@ import (
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// GitReadiness is health.git (CONFORMANCE-echoes §20): whether the durable
+// GitReadiness is health.git (echoes-conformance §20): whether the durable
 // vault files are versioned and the local-only ones are not.
 type GitReadiness struct {
 	// Available is false outside a Git work tree.
@@ -35,11 +35,11 @@ type GitReadiness struct {
 }
 
 // LocalOnlyFiles are the workspace-relative files that must never be
-// committed (§20.2).
+// committed (echoes-conformance §20.2).
 var LocalOnlyFiles = []string{"EchoesVault/index.md", ".echoes-vault/state.json", ".echoes-vault/lock",
 	".opencode/echoes-state.json", ".codex/echoes-vault-state.json"}
 
-// durableFixed are the durable candidates with a fixed path (§20.2), before
+// durableFixed are the durable candidates with a fixed path (echoes-conformance §20.2), before
 // the per-file walk of the content directories.
 func durableFixed() []string {
 	out := []string{"EchoesVault/.echoes-vault.json", "EchoesVault/.gitignore", "EchoesVault/AGENT_PROTOCOL.md",
@@ -89,7 +89,7 @@ func (ws *Workspace) durableCandidates() []string {
 
 func unavailableReadiness() GitReadiness { return GitReadiness{Ready: true} }
 
-// GitReadiness computes §20 through internal/gitrepo: the index file and the
+// GitReadiness computes echoes-conformance §20 through internal/gitrepo: the index file and the
 // exclude rules along the durable paths only, never a work-tree status, so
 // the cost does not grow with the number of files outside the vault.
 func (ws *Workspace) GitReadiness() GitReadiness {
@@ -130,7 +130,7 @@ func readiness(repo *gitrepo.Repo, durable []string) (GitReadiness, error) {
 			return g, err
 		}
 		// A tracked file is versioned whatever the ignore rules say; keeping
-		// it here would leave readiness false forever (§20.3 Quirk).
+		// it here would leave readiness false forever (echoes-conformance §20.3 Quirk).
 		if ign && !tracked[p] {
 			g.IgnoredDurableFiles = append(g.IgnoredDurableFiles, p)
 		}
@@ -170,7 +170,7 @@ func readiness(repo *gitrepo.Repo, durable []string) (GitReadiness, error) {
 	return g, nil
 }
 
-// Issues are the health.gitReadiness entries (§18.3).
+// Issues are the health.gitReadiness entries (echoes-conformance §18.3).
 func (g GitReadiness) Issues() []string {
 	var out []string
 	if g.Problem != "" {
@@ -188,21 +188,21 @@ func (g GitReadiness) Issues() []string {
 	return out
 }
 
-// JSON renders health.git in the §20.3 key order.
-func (g GitReadiness) JSON() jsonx.Value {
-	return jsonx.ObjectValue(jsonx.NewObj().
-		Set("available", jsonx.Boolean(g.Available)).
-		Set("ready", jsonx.Boolean(g.Ready)).
-		Set("trackedLocalFiles", jsonx.Strs(g.TrackedLocalFiles)).
-		Set("untrackedDurableFiles", jsonx.Strs(g.UntrackedDurableFiles)).
-		Set("ignoredDurableFiles", jsonx.Strs(g.IgnoredDurableFiles)).
-		Set("runtimeIgnored", jsonx.Boolean(g.RuntimeIgnored)).
-		Set("openCodeCommandsIgnored", jsonx.Strs(g.OpenCodeCommandsIgnored)).
-		Set("openCodeSkillsIgnored", jsonx.Strs(g.OpenCodeSkillsIgnored)).
-		Set("suggestedCommands", jsonx.Strs(g.SuggestedCommands)))
+// JSON renders health.git in the echoes-conformance §20.3 key order.
+func (g GitReadiness) JSON() pyjson.Value {
+	return pyjson.ObjectValue(pyjson.NewObj().
+		Set("available", pyjson.Boolean(g.Available)).
+		Set("ready", pyjson.Boolean(g.Ready)).
+		Set("trackedLocalFiles", pyjson.Strs(g.TrackedLocalFiles)).
+		Set("untrackedDurableFiles", pyjson.Strs(g.UntrackedDurableFiles)).
+		Set("ignoredDurableFiles", pyjson.Strs(g.IgnoredDurableFiles)).
+		Set("runtimeIgnored", pyjson.Boolean(g.RuntimeIgnored)).
+		Set("openCodeCommandsIgnored", pyjson.Strs(g.OpenCodeCommandsIgnored)).
+		Set("openCodeSkillsIgnored", pyjson.Strs(g.OpenCodeSkillsIgnored)).
+		Set("suggestedCommands", pyjson.Strs(g.SuggestedCommands)))
 }
 
-// ShellQuote quotes p as Python's shlex.quote does (§20.3): bare when made
+// ShellQuote quotes p as Python's shlex.quote does (echoes-conformance §20.3): bare when made
 // only of ASCII [A-Za-z0-9_@%+=:,./-], else single-quoted with each ' written
 // as '"'"'.
 func ShellQuote(p string) string {

@@ -7,11 +7,11 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// RuntimeStatus describes .echoes-vault/echoes_vault.py (§18.5).
+// RuntimeStatus describes .echoes-vault/echoes_vault.py (echoes-conformance §18.5).
 type RuntimeStatus struct {
 	Exists, Recognized, Compatible, Current bool
 	Engine, Protocol                        *[3]int
@@ -106,73 +106,73 @@ func (ws *Workspace) RuntimeStatus() RuntimeStatus {
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // JSON renders the projectRuntime object.
-func (rs RuntimeStatus) JSON() jsonx.Value {
-	ver := func(v *[3]int) jsonx.Value {
+func (rs RuntimeStatus) JSON() pyjson.Value {
+	ver := func(v *[3]int) pyjson.Value {
 		if v == nil {
-			return jsonx.NullValue()
+			return pyjson.NullValue()
 		}
-		return jsonx.Str(VersionString(v))
+		return pyjson.Str(VersionString(v))
 	}
-	errV := jsonx.NullValue()
+	errV := pyjson.NullValue()
 	if rs.Error != "" {
-		errV = jsonx.Str(rs.Error)
+		errV = pyjson.Str(rs.Error)
 	}
-	return jsonx.ObjectValue(jsonx.NewObj().Set("exists", jsonx.Boolean(rs.Exists)).
-		Set("recognized", jsonx.Boolean(rs.Recognized)).
+	return pyjson.ObjectValue(pyjson.NewObj().Set("exists", pyjson.Boolean(rs.Exists)).
+		Set("recognized", pyjson.Boolean(rs.Recognized)).
 		Set("engineVersion", ver(rs.Engine)).
 		Set("protocolVersion", ver(rs.Protocol)).
-		Set("compatible", jsonx.Boolean(rs.Compatible)).
-		Set("current", jsonx.Boolean(rs.Current)).
+		Set("compatible", pyjson.Boolean(rs.Compatible)).
+		Set("current", pyjson.Boolean(rs.Current)).
 		Set("error", errV))
 }
 
-// Protocol reports versions, marker and runtime (§15.2). Read-only; it works
+// Protocol reports versions, marker and runtime (echoes-conformance §15.2). Read-only; it works
 // without a marker.
-func (e *Engine) Protocol() jsonx.Value {
+func (e *Engine) Protocol() pyjson.Value {
 	m := e.WS.ReadMarker()
-	vpv := jsonx.NullValue()
+	vpv := pyjson.NullValue()
 	if m.Exists && m.Err == nil {
 		vpv = m.ProtocolValue()
 	}
-	return jsonx.ObjectValue(jsonx.NewObj().Set("ok", jsonx.Boolean(true)).
-		Set("managedAdapterVersion", jsonx.Str(ManagedAdapterVersion)).
-		Set("codexAdapterVersion", jsonx.Str(ManagedAdapterVersion)).
-		Set("engineVersion", jsonx.Str(EngineVersion)).
-		Set("supportedProtocolVersion", jsonx.Str(ProtocolVersion)).
+	return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
+		Set("managedAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
+		Set("codexAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
+		Set("engineVersion", pyjson.Str(EngineVersion)).
+		Set("supportedProtocolVersion", pyjson.Str(ProtocolVersion)).
 		Set("vaultProtocolVersion", vpv).
 		Set("marker", m.JSON()).
 		Set("projectRuntime", e.WS.RuntimeStatus().JSON()).
-		Set("runtime", jsonx.Str(e.WS.Runtime)).
-		Set("protocol", jsonx.Str(e.WS.Protocol)).
-		Set("commands", jsonx.Strs(Commands)))
+		Set("runtime", pyjson.Str(e.WS.Runtime)).
+		Set("protocol", pyjson.Str(e.WS.Protocol)).
+		Set("commands", pyjson.Strs(Commands)))
 }
 
-// stateFileValid returns "" when the parsed state passes the §18.4 checks,
+// stateFileValid returns "" when the parsed state passes the echoes-conformance §18.4 checks,
 // else the health error message.
-func stateFileValid(raw jsonx.Value) string {
-	if raw.Kind != jsonx.Object {
+func stateFileValid(raw pyjson.Value) string {
+	if raw.Kind != pyjson.Object {
 		return "state root is not an object"
 	}
-	get := func(k string) jsonx.Value {
+	get := func(k string) pyjson.Value {
 		v, ok := raw.Obj.Get(k)
 		if !ok {
-			return jsonx.NullValue()
+			return pyjson.NullValue()
 		}
 		return v
 	}
-	if v := get("version"); !jsonx.Equal(v, jsonx.Int(StateSchemaVersion)) {
-		return "unsupported state version: " + jsonx.Repr(v)
+	if v := get("version"); !pyjson.Equal(v, pyjson.Int(StateSchemaVersion)) {
+		return "unsupported state version: " + pyjson.Repr(v)
 	}
-	if v := get("protocolVersion"); !jsonx.Equal(v, jsonx.Str(ProtocolVersion)) {
-		return "state protocol mismatch: " + jsonx.Repr(v)
+	if v := get("protocolVersion"); !pyjson.Equal(v, pyjson.Str(ProtocolVersion)) {
+		return "state protocol mismatch: " + pyjson.Repr(v)
 	}
 	// The reference accepts only its own engine version here; any x.y.z is
 	// accepted so that state another conforming engine wrote is not
 	// reported as invalid (the protocol version is what gates writes).
-	if v := get("engineVersion"); v.Kind != jsonx.String || !semverRe.MatchString(v.S) {
-		return "state engine mismatch: " + jsonx.Repr(v)
+	if v := get("engineVersion"); v.Kind != pyjson.String || !semverRe.MatchString(v.S) {
+		return "state engine mismatch: " + pyjson.Repr(v)
 	}
-	if v := get("lastWriter"); v.Kind != jsonx.Object {
+	if v := get("lastWriter"); v.Kind != pyjson.Object {
 		return "state lastWriter must be an object"
 	}
 	return ""

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -19,29 +19,29 @@ type SearchHit struct {
 }
 
 // Search scans top-level page bodies for a literal, case-insensitive
-// substring (§15.7). It is read-only.
-func (e *Engine) Search(query string, limit int) (jsonx.Value, error) {
+// substring (echoes-conformance §15.7). It is read-only.
+func (e *Engine) Search(query string, limit int) (pyjson.Value, error) {
 	if err := e.WS.Gate(); err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
 	q := pytext.Strip(query)
 	if q == "" {
-		return jsonx.Value{}, errorf("Search query cannot be empty.")
+		return pyjson.Value{}, errorf("Search query cannot be empty.")
 	}
 	limit = max(1, min(limit, MaxLimit))
 	hits, truncated, err := e.search(q, limit)
 	if err != nil {
-		return jsonx.Value{}, err
+		return pyjson.Value{}, err
 	}
-	results := make([]jsonx.Value, len(hits))
+	results := make([]pyjson.Value, len(hits))
 	for i, h := range hits {
-		results[i] = jsonx.ObjectValue(jsonx.NewObj().Set("file", jsonx.Str(h.File)).
-			Set("line", jsonx.Int(int64(h.Line))).Set("text", jsonx.Str(h.Text)))
+		results[i] = pyjson.ObjectValue(pyjson.NewObj().Set("file", pyjson.Str(h.File)).
+			Set("line", pyjson.Int(int64(h.Line))).Set("text", pyjson.Str(h.Text)))
 	}
-	return jsonx.ObjectValue(jsonx.NewObj().Set("ok", jsonx.Boolean(true)).
-		Set("query", jsonx.Str(q)).
-		Set("truncated", jsonx.Boolean(truncated)).
-		Set("results", jsonx.Arr(results...))), nil
+	return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
+		Set("query", pyjson.Str(q)).
+		Set("truncated", pyjson.Boolean(truncated)).
+		Set("results", pyjson.Arr(results...))), nil
 }
 
 func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
@@ -87,7 +87,7 @@ func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
 			for _, h := range found[i] {
 				if len(hits) == limit {
 					// One match beyond the limit proves truncation (the
-					// reference reports it at exactly limit matches, §15.7 Quirk).
+					// reference reports it at exactly limit matches, echoes-conformance §15.7 Quirk).
 					return hits, true, nil
 				}
 				hits = append(hits, h)

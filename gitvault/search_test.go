@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// TestSearchSemantics covers CONFORMANCE-echoes §15.7: casefold matching,
+// TestSearchSemantics covers echoes-conformance §15.7: casefold matching,
 // splitlines numbering with frontmatter included, stripped text cut at 300
 // code points, listing order, on-disk names, pages only.
 func TestSearchSemantics(t *testing.T) {
@@ -48,14 +48,14 @@ func TestSearchSemantics(t *testing.T) {
   "truncated": true,
   "results": [
     {
-      "file": "EchoesVault/pages/A.MD",
+      "file": "` + strings.ReplaceAll(filepath.FromSlash("EchoesVault/pages/A.MD"), `\`, `\\`) + `",
       "line": 7,
       "text": "` + strings.Repeat("é", 300) + `"
     }
   ]
 }
 `
-	if got := jsonx.Pretty(res); got != want {
+	if got := pyjson.Pretty(res); got != want {
 		t.Fatalf("limit 1:\n%s", got)
 	}
 	res, err = e.Search("STRAßE", 500)
@@ -68,12 +68,13 @@ func TestSearchSemantics(t *testing.T) {
 		f, _ := r.Obj.Get("file")
 		l, _ := r.Obj.Get("line")
 		x, _ := r.Obj.Get("text")
-		lines = append(lines, f.S+":"+jsonx.Repr(l)+":"+x.S)
+		lines = append(lines, f.S+":"+pyjson.Repr(l)+":"+x.S)
 	}
+	// results[].file uses the OS separator (echoes-conformance §15.7).
 	wantLines := []string{
-		"EchoesVault/pages/A.MD:7:" + strings.Repeat("é", 300),
-		"EchoesVault/pages/b.md:5:summary: Straße one.",
-		"EchoesVault/pages/b.md:8:STRASSE two",
+		filepath.FromSlash("EchoesVault/pages/A.MD") + ":7:" + strings.Repeat("é", 300),
+		filepath.FromSlash("EchoesVault/pages/b.md") + ":5:summary: Straße one.",
+		filepath.FromSlash("EchoesVault/pages/b.md") + ":8:STRASSE two",
 	}
 	if strings.Join(lines, "\n") != strings.Join(wantLines, "\n") {
 		t.Fatalf("results:\n%s", strings.Join(lines, "\n"))

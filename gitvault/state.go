@@ -4,25 +4,25 @@ import (
 	"os"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // Stats are the live vault counts recorded in state and reported by health.
 type Stats struct{ TotalPages, TotalDailyLogs, DeprecatedPages int }
 
-// State is .echoes-vault/state.json (CONFORMANCE-echoes §14). It is local,
+// State is .echoes-vault/state.json (echoes-conformance §14). It is local,
 // ignored by Git and never authoritative.
 type State struct {
 	Initialized bool
 	// Session values are copied from disk whatever their JSON type.
-	Started, Saved, LastStart, LastSave jsonx.Value
+	Started, Saved, LastStart, LastSave pyjson.Value
 	Stats                               Stats
 	WriterAgent, WriterAdapter          *string
 }
 
 func defaultState() *State {
-	return &State{Started: jsonx.Boolean(false), Saved: jsonx.Boolean(false), LastStart: jsonx.NullValue(), LastSave: jsonx.NullValue()}
+	return &State{Started: pyjson.Boolean(false), Saved: pyjson.Boolean(false), LastStart: pyjson.NullValue(), LastSave: pyjson.NullValue()}
 }
 
 type stateSource struct {
@@ -30,7 +30,7 @@ type stateSource struct {
 }
 
 // ReadState reads the state with legacy import in the documented priority
-// (§14.2). It never fails: unusable sources fall through to the defaults.
+// (echoes-conformance §14.2). It never fails: unusable sources fall through to the defaults.
 func (ws *Workspace) ReadState() *State {
 	sources := []stateSource{{ws.State, ""}, {ws.LegacyOpenCodeState, "opencode"}, {ws.LegacyCodexState, "codex"}}
 	for _, src := range sources {
@@ -42,7 +42,7 @@ func (ws *Workspace) ReadState() *State {
 		if err != nil {
 			continue
 		}
-		raw, err := jsonx.Decode(text)
+		raw, err := pyjson.Decode(text)
 		if err != nil {
 			continue
 		}
@@ -51,29 +51,29 @@ func (ws *Workspace) ReadState() *State {
 	return defaultState()
 }
 
-func stateFromRaw(raw jsonx.Value, legacyAgent string) *State {
+func stateFromRaw(raw pyjson.Value, legacyAgent string) *State {
 	st := defaultState()
-	if raw.Kind != jsonx.Object {
+	if raw.Kind != pyjson.Object {
 		return st
 	}
-	get := func(o *jsonx.Obj, k string) (jsonx.Value, bool) { return o.Get(k) }
+	get := func(o *pyjson.Obj, k string) (pyjson.Value, bool) { return o.Get(k) }
 	if v, ok := get(raw.Obj, "initialized"); ok {
-		st.Initialized = jsonx.Truthy(v)
+		st.Initialized = pyjson.Truthy(v)
 	}
-	if sess, ok := get(raw.Obj, "session"); ok && sess.Kind == jsonx.Object {
-		for key, dst := range map[string]*jsonx.Value{"started": &st.Started, "saved": &st.Saved, "lastStart": &st.LastStart, "lastSave": &st.LastSave} {
+	if sess, ok := get(raw.Obj, "session"); ok && sess.Kind == pyjson.Object {
+		for key, dst := range map[string]*pyjson.Value{"started": &st.Started, "saved": &st.Saved, "lastStart": &st.LastStart, "lastSave": &st.LastSave} {
 			if v, ok := sess.Obj.Get(key); ok {
 				*dst = v
 			}
 		}
 	}
-	if lw, ok := get(raw.Obj, "lastWriter"); ok && lw.Kind == jsonx.Object {
+	if lw, ok := get(raw.Obj, "lastWriter"); ok && lw.Kind == pyjson.Object {
 		st.WriterAgent = nonEmptyString(lw.Obj, "agent")
 		st.WriterAdapter = nonEmptyString(lw.Obj, "adapterVersion")
 	} else if legacyAgent != "" {
 		agent := legacyAgent
 		st.WriterAgent = &agent
-		if pv, ok := raw.Obj.Get("pluginVersion"); ok && pv.Kind == jsonx.String {
+		if pv, ok := raw.Obj.Get("pluginVersion"); ok && pv.Kind == pyjson.String {
 			s := pv.S
 			st.WriterAdapter = &s
 		}
@@ -81,37 +81,37 @@ func stateFromRaw(raw jsonx.Value, legacyAgent string) *State {
 	return st
 }
 
-func nonEmptyString(o *jsonx.Obj, key string) *string {
-	if v, ok := o.Get(key); ok && v.Kind == jsonx.String && v.S != "" {
+func nonEmptyString(o *pyjson.Obj, key string) *string {
+	if v, ok := o.Get(key); ok && v.Kind == pyjson.String && v.S != "" {
 		s := v.S
 		return &s
 	}
 	return nil
 }
 
-func optString(s *string) jsonx.Value {
+func optString(s *string) pyjson.Value {
 	if s == nil {
-		return jsonx.NullValue()
+		return pyjson.NullValue()
 	}
-	return jsonx.Str(*s)
+	return pyjson.Str(*s)
 }
 
 // JSON renders the state in the schema-4 shape and key order.
-func (st *State) JSON() jsonx.Value {
-	session := jsonx.NewObj().Set("started", st.Started).Set("saved", st.Saved).
+func (st *State) JSON() pyjson.Value {
+	session := pyjson.NewObj().Set("started", st.Started).Set("saved", st.Saved).
 		Set("lastStart", st.LastStart).Set("lastSave", st.LastSave)
-	stats := jsonx.NewObj().Set("totalPages", jsonx.Int(int64(st.Stats.TotalPages))).
-		Set("totalDailyLogs", jsonx.Int(int64(st.Stats.TotalDailyLogs))).
-		Set("deprecatedPages", jsonx.Int(int64(st.Stats.DeprecatedPages)))
-	writer := jsonx.NewObj().Set("agent", optString(st.WriterAgent)).Set("adapterVersion", optString(st.WriterAdapter))
-	return jsonx.ObjectValue(jsonx.NewObj().
-		Set("version", jsonx.Int(StateSchemaVersion)).
-		Set("protocolVersion", jsonx.Str(ProtocolVersion)).
-		Set("engineVersion", jsonx.Str(EngineVersion)).
-		Set("initialized", jsonx.Boolean(st.Initialized)).
-		Set("session", jsonx.ObjectValue(session)).
-		Set("stats", jsonx.ObjectValue(stats)).
-		Set("lastWriter", jsonx.ObjectValue(writer)))
+	stats := pyjson.NewObj().Set("totalPages", pyjson.Int(int64(st.Stats.TotalPages))).
+		Set("totalDailyLogs", pyjson.Int(int64(st.Stats.TotalDailyLogs))).
+		Set("deprecatedPages", pyjson.Int(int64(st.Stats.DeprecatedPages)))
+	writer := pyjson.NewObj().Set("agent", optString(st.WriterAgent)).Set("adapterVersion", optString(st.WriterAdapter))
+	return pyjson.ObjectValue(pyjson.NewObj().
+		Set("version", pyjson.Int(StateSchemaVersion)).
+		Set("protocolVersion", pyjson.Str(ProtocolVersion)).
+		Set("engineVersion", pyjson.Str(EngineVersion)).
+		Set("initialized", pyjson.Boolean(st.Initialized)).
+		Set("session", pyjson.ObjectValue(session)).
+		Set("stats", pyjson.ObjectValue(stats)).
+		Set("lastWriter", pyjson.ObjectValue(writer)))
 }
 
 // setWriter records the writing agent (already normalized) and adapter version.
@@ -150,7 +150,7 @@ func (ws *Workspace) statsFromIndex(idx *Index) Stats {
 // bytes: rewriting identical bytes only costs an fsync, which dominates
 // repeated hydrate and rebuild-index runs.
 func (w *writer) writeState(st *State) error {
-	data := []byte(jsonx.Pretty(st.JSON()))
+	data := []byte(pyjson.Pretty(st.JSON()))
 	if current, err := os.ReadFile(w.ws.State); err == nil && !fsx.IsSymlink(w.ws.State) && string(current) == string(data) {
 		return nil
 	}

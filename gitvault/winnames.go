@@ -3,13 +3,13 @@ package gitvault
 import (
 	"runtime"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/winname"
 )
 
 // refuseWindowsNames is true where the engine must not create a file whose
 // name Windows cannot hold (issue 8). Elsewhere the protocol's own name
-// rules (CONFORMANCE-echoes §8.1) apply unchanged, and `check` reports such
+// rules (echoes-conformance §8.1) apply unchanged, and `check` reports such
 // names under RuleWindowsName instead. Tests may set it to exercise the
 // Windows refusal on any OS.
 var refuseWindowsNames = runtime.GOOS == "windows"
@@ -28,7 +28,7 @@ func portablePageName(name string) error {
 		return nil
 	}
 	if r := winname.Reason(name); r != "" {
-		return errorf("Page filename cannot exist on Windows: %s (%s).", jsonx.ReprString(name), r)
+		return errorf("Page filename cannot exist on Windows: %s (%s).", pyjson.ReprString(name), r)
 	}
 	return nil
 }

@@ -12,13 +12,13 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/winname"
 )
 
 // treeBytes records every path below root with its mode and, for files,
 // its SHA-256. Directory mtimes are left out: taking and releasing the lock
-// touches .echoes-vault/ by design (§6), and the payload is read inside it.
+// touches .echoes-vault/ by design (echoes-conformance §6), and the payload is read inside it.
 func treeBytes(t *testing.T, root string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -49,11 +49,11 @@ func treeBytes(t *testing.T, root string) map[string]string {
 }
 
 func pagePayload(fields ...string) Payload {
-	o := jsonx.NewObj()
+	o := pyjson.NewObj()
 	for i := 0; i < len(fields); i += 2 {
-		o.Set(fields[i], jsonx.Str(fields[i+1]))
+		o.Set(fields[i], pyjson.Str(fields[i+1]))
 	}
-	data := []byte(jsonx.Compact(jsonx.ObjectValue(o)))
+	data := []byte(pyjson.Compact(pyjson.ObjectValue(o)))
 	return func() ([]byte, error) { return data, nil }
 }
 
@@ -101,7 +101,7 @@ func TestUpsertRefusesWindowsNames(t *testing.T) {
 		{"a<b>c", "Page filename cannot exist on Windows: 'a<b>c.md' (character '<' is not allowed)."},
 		{"a|b", "Page filename cannot exist on Windows: 'a|b.md' (character '|' is not allowed)."},
 		{"tab\there", "Page filename cannot exist on Windows: 'tab\\there.md' (control character U+0009 is not allowed)."},
-		// The protocol's own rules still come first (§8.1).
+		// The protocol's own rules still come first (echoes-conformance §8.1).
 		{"../CON", "Unsafe page filename: '../CON'"},
 	} {
 		_, err := e.Upsert(pagePayload("filename", tc.filename, "content", content))
@@ -115,7 +115,7 @@ func TestUpsertRefusesWindowsNames(t *testing.T) {
 			t.Errorf("read %q: %v, want %q", tc.filename, err, tc.msg)
 		}
 		_, err = e.End(func() ([]byte, error) {
-			return []byte(`{"dailySummary": "d", "pages": [{"filename": ` + jsonx.Quote(tc.filename) + `, "content": ` + jsonx.Quote(content) + `}]}`), nil
+			return []byte(`{"dailySummary": "d", "pages": [{"filename": ` + pyjson.Quote(tc.filename) + `, "content": ` + pyjson.Quote(content) + `}]}`), nil
 		}, true)
 		if err == nil || err.Error() != tc.msg {
 			t.Errorf("end %q: %v, want %q", tc.filename, err, tc.msg)
@@ -151,7 +151,7 @@ func TestUpsertKeepsProtocolNamesOffWindows(t *testing.T) {
 }
 
 // Daily entry names are built by the engine, from the UTC stamp, the kind,
-// the normalized agent ([a-z0-9._-], §13.3) and hex: no agent can make one
+// the normalized agent ([a-z0-9._-], echoes-conformance §13.3) and hex: no agent can make one
 // that Windows cannot hold.
 func FuzzDailyNamePortable(f *testing.F) {
 	for _, s := range []string{"claude", "CON", "aux", "a:b", "x.", "...a...", "com1", "Claude Code", "lpt\u00b9"} {

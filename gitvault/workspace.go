@@ -10,7 +10,7 @@ import (
 )
 
 // Workspace holds the resolved project root and the absolute paths of every
-// managed file (CONFORMANCE-echoes §1, §3).
+// managed file (echoes-conformance §1, echoes-conformance §3).
 type Workspace struct {
 	Root  string // realpath of the Git top level, or of the given directory
 	InGit bool   // Root is the top level of a Git work tree
@@ -31,7 +31,7 @@ var OpenCodeCommands = []string{"echoes-init.md", "echoes-start.md", "echoes-sta
 var LegacySkills = []string{"echoes-append-to-daily-log", "echoes-search-vault-pages", "echoes-create-or-update-page"}
 
 // ResolveWorkspace resolves dir (empty: the current directory) to the
-// workspace (§3 steps 1-2) and checks confinement of every managed path
+// workspace (echoes-conformance §3 steps 1-2) and checks confinement of every managed path
 // (step 3). It reads nothing but directory metadata and the Git layout.
 func ResolveWorkspace(dir string) (*Workspace, error) {
 	if dir == "" {
@@ -113,7 +113,7 @@ func newWorkspace(root string) *Workspace {
 	}
 }
 
-// managedPaths are the paths confined to the workspace (§3 step 3).
+// managedPaths are the paths confined to the workspace (echoes-conformance §3 step 3).
 func (ws *Workspace) managedPaths() []string {
 	return []string{ws.Vault, ws.Raw, ws.Pages, ws.Daily, ws.Assets, ws.Index, ws.Marker, ws.Protocol,
 		ws.VaultIgnore, ws.State, ws.LegacyOpenCodeState, ws.LegacyCodexState, ws.Lock, ws.RuntimeDir,

@@ -31,9 +31,9 @@ func symlinkOrSkip(t testing.TB, target, link string) {
 
 // TestWorkspaceUnderSymlinkedParent: macOS puts temporary folders under
 // /var, a symlink to /private/var, so a workspace there is reached through a
-// symlinked parent. It must resolve to its real path (protocol §3 steps
+// symlinked parent. It must resolve to its real path (echoes-conformance §3 steps
 // 1-2) and accept writes, not be refused as an escape by the confinement
-// check (§3 step 3), which compares resolved paths on both sides. Here
+// check (echoes-conformance §3 step 3), which compares resolved paths on both sides. Here
 // tmp/link -> tmp/real and the workspace is tmp/link/ws, given as a path
 // and as the working directory (whose logical $PWD goes through the link),
 // outside and inside Git.

@@ -11,10 +11,10 @@ import (
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// SessionStart contract constants (CONFORMANCE-echoes §22).
+// SessionStart contract constants (echoes-conformance §22).
 const (
 	// CardBudget and PlainBudget are the additionalContext limits, in
 	// characters (code points), that the reference plugin registers for
@@ -65,36 +65,36 @@ func SessionStart(stdin io.Reader) string {
 	} else {
 		context = truncateRunes(context, PlainBudget)
 	}
-	out := jsonx.NewObj().
-		Set("continue", jsonx.Boolean(true)).
-		Set("suppressOutput", jsonx.Boolean(true)).
-		Set("hookSpecificOutput", jsonx.ObjectValue(jsonx.NewObj().
-			Set("hookEventName", jsonx.Str("SessionStart")).
-			Set("additionalContext", jsonx.Str(context))))
-	return jsonx.Compact(jsonx.ObjectValue(out)) + "\n"
+	out := pyjson.NewObj().
+		Set("continue", pyjson.Boolean(true)).
+		Set("suppressOutput", pyjson.Boolean(true)).
+		Set("hookSpecificOutput", pyjson.ObjectValue(pyjson.NewObj().
+			Set("hookEventName", pyjson.Str("SessionStart")).
+			Set("additionalContext", pyjson.Str(context))))
+	return pyjson.Compact(pyjson.ObjectValue(out)) + "\n"
 }
 
-func readEvent(r io.Reader) *jsonx.Obj {
+func readEvent(r io.Reader) *pyjson.Obj {
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return jsonx.NewObj()
+		return pyjson.NewObj()
 	}
-	v, err := jsonx.Decode(string(data))
-	if err != nil || v.Kind != jsonx.Object {
-		return jsonx.NewObj()
+	v, err := pyjson.Decode(string(data))
+	if err != nil || v.Kind != pyjson.Object {
+		return pyjson.NewObj()
 	}
 	return v.Obj
 }
 
-func stringField(o *jsonx.Obj, key string) (string, bool) {
+func stringField(o *pyjson.Obj, key string) (string, bool) {
 	v, ok := o.Get(key)
-	if !ok || v.Kind != jsonx.String {
+	if !ok || v.Kind != pyjson.String {
 		return "", false
 	}
 	return v.S, true
 }
 
-// workspaceRoot resolves dir as §3 steps 1-2 do, without the confinement
+// workspaceRoot resolves dir as echoes-conformance §3 steps 1-2 do, without the confinement
 // check: a vault whose managed paths escape the workspace must still get a
 // card ("Status unavailable") rather than silence.
 func workspaceRoot(dir string) (string, bool) {
@@ -126,7 +126,7 @@ func vaultPresent(root string) bool {
 	return false
 }
 
-// statusCard runs the read-only inspection with the §22 time budget.
+// statusCard runs the read-only inspection with the echoes-conformance §22 time budget.
 func statusCard(root string) string {
 	done := make(chan string, 1)
 	go func() {

@@ -6,16 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-func decode(t *testing.T, out string) *jsonx.Obj {
+func decode(t *testing.T, out string) *pyjson.Obj {
 	t.Helper()
 	if !strings.HasSuffix(out, "\n") || strings.Count(out, "\n") != 1 {
 		t.Fatalf("not one compact JSON line: %q", out)
 	}
-	v, err := jsonx.Decode(out)
-	if err != nil || v.Kind != jsonx.Object {
+	v, err := pyjson.Decode(out)
+	if err != nil || v.Kind != pyjson.Object {
 		t.Fatalf("invalid JSON %q: %v", out, err)
 	}
 	return v.Obj
@@ -32,8 +32,8 @@ func context(t *testing.T, out string) string {
 }
 
 func event(dir, source string) *strings.Reader {
-	return strings.NewReader(jsonx.Compact(jsonx.ObjectValue(jsonx.NewObj().
-		Set("cwd", jsonx.Str(dir)).Set("source", jsonx.Str(source)))))
+	return strings.NewReader(pyjson.Compact(pyjson.ObjectValue(pyjson.NewObj().
+		Set("cwd", pyjson.Str(dir)).Set("source", pyjson.Str(source)))))
 }
 
 func TestSessionStart(t *testing.T) {

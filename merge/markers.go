@@ -1,5 +1,5 @@
 // Package merge holds the conflict-marker detection of the EchoesVault
-// Protocol (§9 step 3) and a page-aware three-way merge driver for git.
+// Protocol (echoes-conformance §9 step 3) and a page-aware three-way merge driver for git.
 package merge
 
 import (
@@ -9,7 +9,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// ConflictRe is the protocol's conflict-marker regex (§9 step 3). Go's
+// ConflictRe is the protocol's conflict-marker regex (echoes-conformance §9 step 3). Go's
 // regexp with (?m) has exactly the semantics of the reference: ^ matches at
 // the start and after each \n, $ before each \n and at the end, and . matches
 // anything but \n.
@@ -20,7 +20,7 @@ func pyStrip(s string) string { return pytext.Strip(s) }
 func isPySpace(r rune) bool { return pytext.IsSpace(r) }
 
 // universalNewlines replaces every \r\n with \n, then every remaining \r
-// with \n (§2.3).
+// with \n (echoes-conformance §2.3).
 func universalNewlines(s string) string { return pytext.UniversalNewlines(s) }
 
 // MatchesConflictRe reports whether ConflictRe matches text, with exactly
@@ -59,7 +59,7 @@ func allByte(s string, c byte) bool {
 	return true
 }
 
-// HasConflictMarkers applies §9 step 3 exactly: the regex is searched in the
+// HasConflictMarkers applies echoes-conformance §9 step 3 exactly: the regex is searched in the
 // normalized form of text (step 2; normalizing already normalized text is a
 // no-op), so CRLF text with "=======\r\n" is not matched, as in the
 // reference engine. Use HasConflictMarkersAnyNewline for the recommended
@@ -70,10 +70,10 @@ func HasConflictMarkers(text string) bool {
 	return MatchesConflictRe(pyStrip(text))
 }
 
-// HasConflictMarkersAnyNewline reports whether §9 step 3 matches on the
+// HasConflictMarkersAnyNewline reports whether echoes-conformance §9 step 3 matches on the
 // normalized text or on its universal-newline form (\r\n -> \n, then
 // \r -> \n). This refuses exactly the pages that would become invalid when
-// read back (the CRLF Quirk of §9).
+// read back (the CRLF Quirk of echoes-conformance §9).
 func HasConflictMarkersAnyNewline(text string) bool {
 	if HasConflictMarkers(text) {
 		return true
@@ -93,7 +93,7 @@ type Marker struct {
 // FindConflictMarkers lists every line that makes HasConflictMarkersAnyNewline
 // true, with its line number, for annotations. Lines are counted on the
 // universal-newline form of text; leading and trailing whitespace of the
-// whole text is ignored the way §9 step 2 ignores it, so an indented marker
+// whole text is ignored the way echoes-conformance §9 step 2 ignores it, so an indented marker
 // on the first line is reported just as the validation sees it.
 func FindConflictMarkers(text string) []Marker {
 	u := universalNewlines(text)

@@ -9,7 +9,7 @@ func TestHasConflictMarkers(t *testing.T) {
 	tests := []struct {
 		name  string
 		text  string
-		exact bool // §9 step 3 as the reference runs it
+		exact bool // echoes-conformance §9 step 3 as the reference runs it
 		anyNL bool // with the universal-newline form too
 	}{
 		{"clean LF page", "---\ntype: a\n---\nbody\n", false, false},

@@ -84,7 +84,7 @@ func eolStyleOf(text []byte) eolStyle {
 // page is a page cut at its frontmatter delimiters. Lines keep their
 // terminators.
 type page struct {
-	prefix string   // whitespace before the opening delimiter (§9 step 2 drops it)
+	prefix string   // whitespace before the opening delimiter (echoes-conformance §9 step 2 drops it)
 	open   string   // the opening "---" line
 	fm     []string // the lines between the delimiters
 	close  string   // the closing "---" line (may lack its line break at EOF)
@@ -97,7 +97,7 @@ func lineContent(l string) string {
 	return strings.TrimSuffix(l, "\r")
 }
 
-// splitPage cuts text at the frontmatter delimiters the way §9 steps 2, 4
+// splitPage cuts text at the frontmatter delimiters the way echoes-conformance §9 steps 2, 4
 // and 5 find them: after leading whitespace, the first line must be "---",
 // and the frontmatter ends at the next line that is exactly "---".
 func splitPage(text string) (page, bool) {
@@ -119,7 +119,7 @@ func splitPage(text string) (page, bool) {
 	return page{}, false
 }
 
-// keyLineRe matches a top-level frontmatter key line (§9 step 6).
+// keyLineRe matches a top-level frontmatter key line (echoes-conformance §9 step 6).
 var keyLineRe = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):`)
 
 // fmBlock is one top-level key with its raw lines: the comments and blank
@@ -133,7 +133,7 @@ type fmBlock struct {
 }
 
 // parseFrontmatter cuts frontmatter lines into key blocks and the trailing
-// lines after the last key. ok is false when a key is repeated, which §9
+// lines after the last key. ok is false when a key is repeated, which echoes-conformance §9
 // rejects anyway; such pages are merged line by line.
 func parseFrontmatter(lines []string) (blocks []fmBlock, tail []string, ok bool) {
 	seen := map[string]bool{}

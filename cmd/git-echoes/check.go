@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/git-echoes/git-echoes/gitvault"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 func init() { registerCommand("check", runCheck) }
@@ -86,7 +86,7 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	switch *format {
 	case "text", "json", "github":
 	default:
-		return checkUsageError(stderr, "--format must be text, json or github, not "+jsonx.ReprString(*format))
+		return checkUsageError(stderr, "--format must be text, json or github, not "+pyjson.ReprString(*format))
 	}
 	eng, err := gitvault.Open(gitvault.Options{Workspace: *workspace})
 	if err == nil {
@@ -108,8 +108,8 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch *format {
 	case "json":
-		io.WriteString(stdout, jsonx.Pretty(jsonx.ObjectValue(jsonx.NewObj().
-			Set("ok", jsonx.Boolean(false)).Set("source", jsonx.Str(opt.Source.String())).Set("error", jsonx.Str(msg)))))
+		io.WriteString(stdout, pyjson.Pretty(pyjson.ObjectValue(pyjson.NewObj().
+			Set("ok", pyjson.Boolean(false)).Set("source", pyjson.Str(opt.Source.String())).Set("error", pyjson.Str(msg)))))
 	case "github":
 		fmt.Fprintf(stdout, "::error title=git echoes check::%s\n", escapeGitHubData(msg))
 	}
@@ -138,7 +138,7 @@ func sourceLabel(res *gitvault.CheckResult) string {
 func renderCheck(res *gitvault.CheckResult, format string) string {
 	switch format {
 	case "json":
-		return jsonx.Pretty(res.JSON())
+		return pyjson.Pretty(res.JSON())
 	case "github":
 		var b strings.Builder
 		for _, f := range res.Findings {

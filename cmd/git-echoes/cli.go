@@ -14,7 +14,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/internal/buildinfo"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -94,7 +94,7 @@ func runEchoes(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, cmdArgs := rest[0], rest[1:]
 	spec, ok := runtimeCommands[cmd]
 	if !ok {
-		return usage(stderr, fmt.Sprintf("argument command: invalid choice: %s", jsonx.ReprString(cmd)))
+		return usage(stderr, fmt.Sprintf("argument command: invalid choice: %s", pyjson.ReprString(cmd)))
 	}
 	fs := pflag.NewFlagSet(cmd, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -235,8 +235,8 @@ func fail(stderr io.Writer, err error) int {
 	if errors.As(err, &ve) {
 		msg = ve.Msg
 	}
-	io.WriteString(stderr, jsonx.Compact(jsonx.ObjectValue(jsonx.NewObj().
-		Set("ok", jsonx.Boolean(false)).Set("error", jsonx.Str(msg))))+"\n")
+	io.WriteString(stderr, pyjson.Compact(pyjson.ObjectValue(pyjson.NewObj().
+		Set("ok", pyjson.Boolean(false)).Set("error", pyjson.Str(msg))))+"\n")
 	return 2
 }
 
@@ -276,14 +276,14 @@ func expandHome(p string) string {
 func (inv *invocation) intFlag(name string) (int, error) {
 	n, err := pytext.ParseInt(inv.flag(name))
 	if err != nil {
-		return 0, &usageError{fmt.Sprintf("argument --%s: invalid int value: %s", name, jsonx.ReprString(inv.flag(name)))}
+		return 0, &usageError{fmt.Sprintf("argument --%s: invalid int value: %s", name, pyjson.ReprString(inv.flag(name)))}
 	}
 	return n, nil
 }
 
 // checkOptions applies the option types and choices (--recent, --limit,
 // --format) while parsing, as argparse does: a bad value is a usage error
-// even when the workspace cannot be resolved (§4.2, §4.4).
+// even when the workspace cannot be resolved (echoes-conformance §4.2, echoes-conformance §4.4).
 func (inv *invocation) checkOptions() error {
 	for _, name := range []string{"recent", "limit"} {
 		if _, ok := inv.opts[name]; ok {
@@ -300,7 +300,7 @@ func (inv *invocation) checkOptions() error {
 
 func checkFormat(format string) error {
 	if format != "json" && format != "card" {
-		return &usageError{"argument --format: invalid choice: " + jsonx.ReprString(format) + " (choose from 'json', 'card')"}
+		return &usageError{"argument --format: invalid choice: " + pyjson.ReprString(format) + " (choose from 'json', 'card')"}
 	}
 	return nil
 }
@@ -319,11 +319,11 @@ func payloadFlags(fs *pflag.FlagSet) map[string]*string {
 	return map[string]*string{"payload": fs.String("payload", "-", "JSON payload file, or - for stdin")}
 }
 
-func jsonOut(v jsonx.Value, err error) (string, error) {
+func jsonOut(v pyjson.Value, err error) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return jsonx.Pretty(v), nil
+	return pyjson.Pretty(v), nil
 }
 
 var runtimeCommands = map[string]runtimeCommand{}
@@ -336,7 +336,7 @@ func init() {
 	runtimeCommands["migrate"] = install("migrate")
 	runtimeCommands["upgrade"] = install("upgrade")
 	runtimeCommands["protocol"] = runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) {
-		return jsonx.Pretty(inv.eng.Protocol()), nil
+		return pyjson.Pretty(inv.eng.Protocol()), nil
 	}}
 	runtimeCommands["configure-agents"] = runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) {
 		return jsonOut(inv.eng.ConfigureAgents())

@@ -18,7 +18,7 @@ import (
 // a thin layer that asks the binary what to offer (`git-echoes __complete`),
 // so every shell completes the same commands, options and values, all
 // taken from the command table in help.go, and page names are found by the
-// engine's own workspace resolution (CONFORMANCE-echoes §3).
+// engine's own workspace resolution (echoes-conformance §3).
 
 func init() {
 	registerCommand("completion", runCompletion)
@@ -176,7 +176,7 @@ func runComplete(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 func complete(words []string, cur string) completion {
 	workspace := ""
 	i := 0
-	// Global options come before the command (CONFORMANCE-echoes §4.1).
+	// Global options come before the command (echoes-conformance §4.1).
 	for i < len(words) && strings.HasPrefix(words[i], "-") && words[i] != "-" {
 		name, val, hasEq := strings.Cut(words[i], "=")
 		f := findComplFlag(globalComplFlags, name)
@@ -345,8 +345,8 @@ func filtered(directive, prefix, cur string, cs []candidate) completion {
 
 // pageNames lists the names `hash` accepts for the pages of the workspace:
 // the direct children of pages/ that are regular files, not symlinks,
-// named *.md (CONFORMANCE-echoes §8.2, §8.1), without the suffix. A name
-// that §8.1 would change (surrounding blanks, a leading dot) cannot be
+// named *.md (echoes-conformance §8.2, echoes-conformance §8.1), without the suffix. A name
+// that echoes-conformance §8.1 would change (surrounding blanks, a leading dot) cannot be
 // asked for as it is, so it is not offered.
 func pageNames(workspace string) []string {
 	ws, err := gitvault.ResolveWorkspace(workspace)

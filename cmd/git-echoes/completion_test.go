@@ -50,7 +50,7 @@ func values(c completion) []string {
 
 // makeVault lays out pages for the page-name completion: only regular
 // *.md files directly in pages/ that hash can be asked for by name count
-// (CONFORMANCE-echoes §8.1, §8.2).
+// (echoes-conformance §8.1, echoes-conformance §8.2).
 func makeVault(t *testing.T) string {
 	t.Helper()
 	ws := t.TempDir()

@@ -17,7 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // Custom testscript commands for the engine_*.txtar scenarios.
@@ -90,7 +90,7 @@ func cmdFail2(ts *testscript.TestScript, neg bool, args []string) {
 	if out := ts.ReadFile("stdout"); out != "" {
 		ts.Fatalf("stdout not empty: %q", out)
 	}
-	want := jsonx.Compact(jsonx.ObjectValue(jsonx.NewObj().Set("ok", jsonx.Boolean(false)).Set("error", jsonx.Str(args[0])))) + "\n"
+	want := pyjson.Compact(pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(false)).Set("error", pyjson.Str(args[0])))) + "\n"
 	if got := ts.ReadFile("stderr"); got != want {
 		ts.Fatalf("stderr:\n got %q\nwant %q", got, want)
 	}

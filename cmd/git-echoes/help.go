@@ -65,7 +65,7 @@ const (
 var manSections = []string{secVault, secGit, secAgents, secMemory, secSetup}
 
 // runtimeDescriptions document the EchoesVault runtime commands
-// (CONFORMANCE-echoes §4.1, §15); their usage line and options come from
+// (echoes-conformance §4.1, echoes-conformance §15); their usage line and options come from
 // the command definitions in cli.go.
 var runtimeDescriptions = []struct{ name, summary, text string }{
 	{"init", "create the vault, its marker, the runtime and the agent adapters", `

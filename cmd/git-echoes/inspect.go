@@ -4,11 +4,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/git-echoes/git-echoes/gitvault"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// inspect and status are the read-only health report (CONFORMANCE-echoes
-// §15.6); status is an exact alias.
+// inspect and status are the read-only health report
+// (echoes-conformance §15.6); status is an exact alias.
 func init() {
 	cmd := runtimeCommand{synopsis: "[--format json|card]",
 		flags: func(fs *pflag.FlagSet) map[string]*string {
@@ -29,5 +29,5 @@ func renderInspection(in *gitvault.Inspection, format string) string {
 	if format == "card" {
 		return in.Card()
 	}
-	return jsonx.Pretty(in.JSON())
+	return pyjson.Pretty(in.JSON())
 }

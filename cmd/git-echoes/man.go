@@ -44,7 +44,7 @@ Markdown). Global options go before the command.
 `
 
 // manExitStatus is the exit status of the EchoesVault commands
-// (CONFORMANCE-echoes §4.4); each command group documents its own.
+// (echoes-conformance §4.4); each command group documents its own.
 const manExitStatus = `0  success
 1  an unexpected failure
 2  a usage error (the usage text on standard error), or an expected error:

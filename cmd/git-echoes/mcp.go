@@ -41,7 +41,7 @@ ECC_MEMORY_ALLOW_USER_SCOPE=1 (allow explicit user-scope requests),
 ECC_MEMORY_PROJECT_ROOT, ECC_MEMORY_USER_ROOT.
 `
 
-// mcpMaxLine bounds one inbound JSON-RPC line. CONFORMANCE-ecc §17.2 caps
+// mcpMaxLine bounds one inbound JSON-RPC line. ecc-conformance §17.2 caps
 // the memory-only server at 1 MiB; page upserts carry whole pages, so this
 // server allows 4 MiB, still far below the SDK's 16 MiB default.
 const mcpMaxLine = 4 << 20
@@ -115,7 +115,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Harness:        harness,
 		AllowUserScope: os.Getenv("ECC_MEMORY_ALLOW_USER_SCOPE") == "1",
 		// Memory roots follow the reference: resolved per call from the
-		// process's physical cwd (§17.1), unless --workspace names one.
+		// process's physical cwd (ecc-conformance §17.1), unless --workspace names one.
 		MemoryCwd: memoryCwd(fs.Changed("workspace"), eng.WS.Root),
 		MaxOutput: *maxOutput,
 		// Memory results keep the reference's 1 MiB bound unless the

@@ -13,7 +13,7 @@ import (
 // TestMCPPipelinedRequestsRunInOrder sends many requests in one write, as a
 // pipelining client would: each save is immediately followed by a search
 // for it. The server must answer in arrival order and each search must see
-// the save before it (CONFORMANCE-ecc §17.3: one request at a time).
+// the save before it (ecc-conformance §17.2: one request at a time).
 func TestMCPPipelinedRequestsRunInOrder(t *testing.T) {
 	e := newMCPEnv(t)
 	var in bytes.Buffer

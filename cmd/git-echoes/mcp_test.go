@@ -262,7 +262,7 @@ func TestMCPToolsList(t *testing.T) {
 	if end == nil || !strings.Contains(end.Description, "ONLY after the user explicitly asked") {
 		t.Errorf("echoes_end must say it needs an explicit user request")
 	}
-	// The memory tool schemas are CONFORMANCE-ecc §17.4 verbatim.
+	// The memory tool schemas are ecc-conformance §17.4 verbatim.
 	save, _ := json.Marshal(findTool(res.Tools, "memory_save").InputSchema)
 	schema := decodeJSON(t, string(save))
 	if schema["additionalProperties"] != false || fmt.Sprint(schema["required"]) != "[title body]" ||
@@ -328,7 +328,7 @@ func TestMCPMemoryTools(t *testing.T) {
 	}
 
 	// Identity: the server's harness signs writes; clients cannot choose it.
-	// The schemas forbid the keys, with the §17.5 message.
+	// The schemas forbid the keys, with the ecc-conformance §17.5 message.
 	rpcErr(t, s, "memory_save", map[string]any{"title": "t", "body": "b", "source_harness": "codex"}, "Invalid arguments for memory_save: / additionalProperties.")
 	rpcErr(t, s, "memory_search", map[string]any{"targetHarness": "codex"}, "Invalid arguments for memory_search: / additionalProperties.")
 	// A memory for codex only is invisible to another harness.
@@ -358,7 +358,7 @@ func TestMCPMemoryTools(t *testing.T) {
 		t.Errorf("explicit user search: %s", txt)
 	}
 
-	// Invalid arguments are JSON-RPC -32602 with §17.5 problem lists.
+	// Invalid arguments are JSON-RPC -32602 with ecc-conformance §17.5 problem lists.
 	rpcErr(t, s, "memory_save", map[string]any{"title": "t"}, "Invalid arguments for memory_save: / required.")
 	rpcErr(t, s, "memory_search", map[string]any{"limit": "ten"}, "Invalid arguments for memory_search: /limit type.")
 	rpcErr(t, s, "memory_read", map[string]any{"id": "nope"}, "Invalid arguments for memory_read: /id pattern.")
@@ -571,7 +571,7 @@ func TestMCPStartupRefusals(t *testing.T) {
 }
 
 // TestMCPMemoryRootsFromProcessCwd: memory roots are resolved per call from
-// the server process's cwd (§17.1, §3.1), so a relative
+// the server process's cwd (ecc-conformance §17.1, ecc-conformance §3.1), so a relative
 // ECC_MEMORY_PROJECT_ROOT is taken against the directory the client started
 // the server in, not against the Git top level.
 func TestMCPMemoryRootsFromProcessCwd(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-echoes/git-echoes/gitvault/memory"
+	"github.com/git-echoes/git-echoes/internal/jsjson"
 )
 
 // The ECC memory vault CLI: `git echoes memory <command>`, the counterpart
@@ -144,7 +145,7 @@ func noPositionals(a *memoryArgs) error {
 	return nil
 }
 
-func prettyJSON(v memory.Object) string { return memory.MarshalPretty(v) + "\n" }
+func prettyJSON(v jsjson.Object) string { return jsjson.MarshalPretty(v) + "\n" }
 
 func memoryInit(roots *memory.Roots, a *memoryArgs) (string, error) {
 	if err := noPositionals(a); err != nil {
@@ -155,10 +156,10 @@ func memoryInit(roots *memory.Roots, a *memoryArgs) (string, error) {
 		return "", err
 	}
 	if a.json {
-		return prettyJSON(memory.Object{
+		return prettyJSON(jsjson.Object{
 			{Key: "schemaVersion", Value: "ecc.memory.init.v1"},
 			{Key: "scopes", Value: res.Scopes},
-			{Key: "roots", Value: memory.Object{
+			{Key: "roots", Value: jsjson.Object{
 				{Key: "project", Value: roots.ScopeRoot("project")},
 				{Key: "team", Value: roots.ScopeRoot("team")},
 				{Key: "user", Value: roots.ScopeRoot("user")},
@@ -240,7 +241,7 @@ func memorySave(roots *memory.Roots, a *memoryArgs, stdin io.Reader) (string, er
 	}
 	m := res.Memory
 	if a.json {
-		return prettyJSON(memory.Object{
+		return prettyJSON(jsjson.Object{
 			{Key: "schemaVersion", Value: "ecc.memory.write.v1"},
 			{Key: "memory", Value: m.Summary()},
 			{Key: "path", Value: m.RelPath()},
@@ -264,7 +265,7 @@ func memorySearch(roots *memory.Roots, a *memoryArgs) (string, error) {
 		return "", err
 	}
 	if a.json {
-		return prettyJSON(append(memory.Object{
+		return prettyJSON(append(jsjson.Object{
 			{Key: "schemaVersion", Value: "ecc.memory.search.v1"},
 			{Key: "query", Value: query},
 		}, res.JSON()...)), nil
@@ -292,7 +293,7 @@ func memoryRead(roots *memory.Roots, a *memoryArgs) (string, error) {
 	}
 	m := res.Memory
 	if a.json {
-		return prettyJSON(memory.Object{
+		return prettyJSON(jsjson.Object{
 			{Key: "schemaVersion", Value: "ecc.memory.read.v1"},
 			{Key: "memory", Value: m.Full()},
 			{Key: "path", Value: res.Path},

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/git-echoes/git-echoes/internal/buildinfo"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // `git echoes version` and the global `--version` (issue 8): which build
@@ -54,9 +54,9 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case "text":
 		io.WriteString(stdout, versionText(in))
 	case "json":
-		io.WriteString(stdout, jsonx.Pretty(versionJSON(in)))
+		io.WriteString(stdout, pyjson.Pretty(versionJSON(in)))
 	default:
-		return fail("--format must be text or json, not " + jsonx.ReprString(*format))
+		return fail("--format must be text or json, not " + pyjson.ReprString(*format))
 	}
 	return 0
 }
@@ -85,21 +85,21 @@ func versionText(in buildinfo.Info) string {
 	return b.String()
 }
 
-func versionJSON(in buildinfo.Info) jsonx.Value {
-	orNull := func(s string) jsonx.Value {
+func versionJSON(in buildinfo.Info) pyjson.Value {
+	orNull := func(s string) pyjson.Value {
 		if s == "" {
-			return jsonx.NullValue()
+			return pyjson.NullValue()
 		}
-		return jsonx.Str(s)
+		return pyjson.Str(s)
 	}
-	return jsonx.ObjectValue(jsonx.NewObj().
-		Set("version", jsonx.Str(in.Version)).
+	return pyjson.ObjectValue(pyjson.NewObj().
+		Set("version", pyjson.Str(in.Version)).
 		Set("commit", orNull(in.Commit)).
 		Set("date", orNull(in.Date)).
-		Set("modified", jsonx.Boolean(in.Modified)).
-		Set("goVersion", jsonx.Str(in.GoVersion)).
-		Set("protocolVersion", jsonx.Str(in.ProtocolVersion)).
-		Set("engineVersion", jsonx.Str(in.EngineVersion)).
-		Set("os", jsonx.Str(in.OS)).
-		Set("arch", jsonx.Str(in.Arch)))
+		Set("modified", pyjson.Boolean(in.Modified)).
+		Set("goVersion", pyjson.Str(in.GoVersion)).
+		Set("protocolVersion", pyjson.Str(in.ProtocolVersion)).
+		Set("engineVersion", pyjson.Str(in.EngineVersion)).
+		Set("os", pyjson.Str(in.OS)).
+		Set("arch", pyjson.Str(in.Arch)))
 }

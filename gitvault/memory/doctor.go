@@ -1,6 +1,10 @@
 package memory
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/git-echoes/git-echoes/internal/jsjson"
+)
 
 // DoctorSchema is the doctor report's schemaVersion.
 const DoctorSchema = "ecc.memory.doctor.v1"
@@ -26,7 +30,7 @@ type BrokenLink struct {
 	Path     string
 }
 
-// DoctorReport is the read-only audit of a vault (CONFORMANCE §14).
+// DoctorReport is the read-only audit of a vault (ecc-conformance §14).
 type DoctorReport struct {
 	OK                   bool
 	MemoryCount          int
@@ -44,39 +48,39 @@ type DoctorReport struct {
 }
 
 // JSON returns the full report in the reference's key order.
-func (d *DoctorReport) JSON() Object {
+func (d *DoctorReport) JSON() jsjson.Object {
 	inv := make([]any, len(d.InvalidFiles))
 	for i, f := range d.InvalidFiles {
 		inv[i] = f
 	}
 	dups := make([]any, len(d.DuplicateIDs))
 	for i, g := range d.DuplicateIDs {
-		dups[i] = Object{{"id", g.ID}, {"paths", g.Paths}}
+		dups[i] = jsjson.Object{{Key: "id", Value: g.ID}, {Key: "paths", Value: g.Paths}}
 	}
 	broken := make([]any, len(d.BrokenLinks))
 	for i, b := range d.BrokenLinks {
-		broken[i] = Object{{"sourceId", b.SourceID}, {"targetId", b.TargetID}, {"path", b.Path}}
+		broken[i] = jsjson.Object{{Key: "sourceId", Value: b.SourceID}, {Key: "targetId", Value: b.TargetID}, {Key: "path", Value: b.Path}}
 	}
-	return Object{
-		{"schemaVersion", DoctorSchema}, {"ok", d.OK}, {"memoryCount", d.MemoryCount},
-		{"invalidFiles", inv}, {"invalidFileCount", d.InvalidFileCount},
-		{"duplicateIds", dups}, {"duplicateIdCount", d.DuplicateIDCount},
-		{"brokenLinks", broken}, {"brokenLinkCount", d.BrokenLinkCount},
-		{"skippedSymlinks", nonNil(d.SkippedSymlinks)}, {"skippedSymlinkCount", d.SkippedSymlinkCount},
-		{"scannedBytes", d.ScannedBytes}, {"truncated", d.Truncated},
-		{"diagnosticsTruncated", d.DiagnosticsTruncated},
+	return jsjson.Object{
+		{Key: "schemaVersion", Value: DoctorSchema}, {Key: "ok", Value: d.OK}, {Key: "memoryCount", Value: d.MemoryCount},
+		{Key: "invalidFiles", Value: inv}, {Key: "invalidFileCount", Value: d.InvalidFileCount},
+		{Key: "duplicateIds", Value: dups}, {Key: "duplicateIdCount", Value: d.DuplicateIDCount},
+		{Key: "brokenLinks", Value: broken}, {Key: "brokenLinkCount", Value: d.BrokenLinkCount},
+		{Key: "skippedSymlinks", Value: nonNil(d.SkippedSymlinks)}, {Key: "skippedSymlinkCount", Value: d.SkippedSymlinkCount},
+		{Key: "scannedBytes", Value: d.ScannedBytes}, {Key: "truncated", Value: d.Truncated},
+		{Key: "diagnosticsTruncated", Value: d.DiagnosticsTruncated},
 	}
 }
 
 // CountsJSON returns the counts-only form an MCP server returns, which
 // avoids revealing other harnesses' file paths.
-func (d *DoctorReport) CountsJSON() Object {
-	return Object{
-		{"schemaVersion", DoctorSchema}, {"ok", d.OK}, {"memoryCount", d.MemoryCount},
-		{"invalidFileCount", d.InvalidFileCount}, {"duplicateIdCount", d.DuplicateIDCount},
-		{"brokenLinkCount", d.BrokenLinkCount}, {"skippedSymlinkCount", d.SkippedSymlinkCount},
-		{"scannedBytes", d.ScannedBytes}, {"truncated", d.Truncated},
-		{"diagnosticsTruncated", d.DiagnosticsTruncated},
+func (d *DoctorReport) CountsJSON() jsjson.Object {
+	return jsjson.Object{
+		{Key: "schemaVersion", Value: DoctorSchema}, {Key: "ok", Value: d.OK}, {Key: "memoryCount", Value: d.MemoryCount},
+		{Key: "invalidFileCount", Value: d.InvalidFileCount}, {Key: "duplicateIdCount", Value: d.DuplicateIDCount},
+		{Key: "brokenLinkCount", Value: d.BrokenLinkCount}, {Key: "skippedSymlinkCount", Value: d.SkippedSymlinkCount},
+		{Key: "scannedBytes", Value: d.ScannedBytes}, {Key: "truncated", Value: d.Truncated},
+		{Key: "diagnosticsTruncated", Value: d.DiagnosticsTruncated},
 	}
 }
 

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/jsjson"
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // frontmatterKeys are the 13 on-disk keys, in written order.
@@ -56,9 +59,9 @@ func nextLine(s string) (line, rest string, more bool) {
 	return line, s[i+1:], true
 }
 
-// DecodeText applies the reference's fatal UTF-8 decoding: invalid UTF-8
+// DecodeUTF8Fatal applies the reference's fatal UTF-8 decoding: invalid UTF-8
 // is an error and one leading BOM is removed.
-func DecodeText(raw []byte) (string, bool) {
+func DecodeUTF8Fatal(raw []byte) (string, bool) {
 	if !utf8.Valid(raw) {
 		return "", false
 	}
@@ -67,7 +70,7 @@ func DecodeText(raw []byte) (string, bool) {
 }
 
 // ParseDocument parses and validates decoded document text with exactly
-// the reference's acceptance rules (CONFORMANCE §6). It does not check the
+// the reference's acceptance rules (ecc-conformance §6). It does not check the
 // file's location or scan for secrets; the vault scan does both. Errors
 // are *Error values with CodeInvalid; their messages are internal detail
 // that the scan never shows.
@@ -99,7 +102,7 @@ func ParseDocument(text string) (*Memory, error) {
 		if colon <= 0 {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter line is malformed.", Err: errDocument}
 		}
-		key := jsTrim(line[:colon])
+		key := jstext.Trim(line[:colon])
 		k := frontmatterKeyIndex(key)
 		if k < 0 {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is not supported.", Err: errDocument}
@@ -107,7 +110,7 @@ func ParseDocument(text string) (*Memory, error) {
 		if seen[k] {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is repeated.", Err: errDocument}
 		}
-		v, err := parseJSON(jsTrim(line[colon+1:]))
+		v, err := jsjson.Parse(jstext.Trim(line[colon+1:]))
 		if err != nil {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter value is not JSON.", Err: err}
 		}

@@ -8,9 +8,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-echoes/git-echoes/internal/jsjson"
 )
 
-// workedExample is the conformance page's §5 memory.
+// workedExample is the ecc-conformance §5 memory.
 func workedExample() *Memory {
 	return &Memory{
 		Schema: Schema, ID: "mem_20260726_01k123example", Title: "Authentication migration handoff",
@@ -50,8 +52,8 @@ func TestMemorySerializeWorkedExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if MarshalCompact(back.Full()) != MarshalCompact(m.Full()) {
-		t.Fatalf("round trip changed the memory:\n%s\n%s", MarshalCompact(back.Full()), MarshalCompact(m.Full()))
+	if jsjson.MarshalCompact(back.Full()) != jsjson.MarshalCompact(m.Full()) {
+		t.Fatalf("round trip changed the memory:\n%s\n%s", jsjson.MarshalCompact(back.Full()), jsjson.MarshalCompact(m.Full()))
 	}
 }
 
@@ -64,7 +66,7 @@ func TestMemoryNewMemoryDefaults(t *testing.T) {
 	if m.Kind != "note" || m.Scope != "project" || m.SourceHarness != "unknown" || m.Title != "T" ||
 		strings.Join(m.TargetHarnesses, ",") != "all" || len(m.Tags) != 0 || len(m.Links) != 0 ||
 		m.CreatedAt != "2026-07-27T01:02:03.004Z" || m.UpdatedAt != m.CreatedAt {
-		t.Fatalf("unexpected defaults: %s", MarshalCompact(m.Full()))
+		t.Fatalf("unexpected defaults: %s", jsjson.MarshalCompact(m.Full()))
 	}
 	if !idRe.MatchString(m.ID) || len(m.ID) != 33 || !strings.HasPrefix(m.ID, "mem_20260727_") {
 		t.Fatalf("bad id %q", m.ID)

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/jsjson"
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // The hand-written scanners that replaced hot regular expressions are
@@ -34,7 +37,7 @@ func equivInputs(t *testing.T) []string {
 			in = append(in, rest)
 		}
 	}
-	for _, dir := range []string{"testdata/fuzz/FuzzParseDocument", "testdata/fuzz/FuzzParseJSON", "testdata/fuzz/FuzzTokenize"} {
+	for _, dir := range []string{"testdata/fuzz/FuzzParseDocument", "../../internal/jsjson/testdata/fuzz/FuzzParseJSON", "testdata/fuzz/FuzzTokenize"} {
 		files, _ := os.ReadDir(dir)
 		for _, f := range files {
 			raw, err := os.ReadFile(filepath.Join(dir, f.Name()))
@@ -130,14 +133,14 @@ func parseDocumentRegexp(text string) (*Memory, error) {
 		if colon <= 0 {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter line is malformed.", Err: errDocument}
 		}
-		key := jsTrim(line[:colon])
+		key := jstext.Trim(line[:colon])
 		if !isFrontmatterKey(key) {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is not supported.", Err: errDocument}
 		}
 		if _, dup := values[key]; dup {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter key is repeated.", Err: errDocument}
 		}
-		v, err := parseJSON(jsTrim(line[colon+1:]))
+		v, err := jsjson.Parse(jstext.Trim(line[colon+1:]))
 		if err != nil {
 			return nil, &Error{Code: CodeInvalid, Message: "memory frontmatter value is not JSON.", Err: err}
 		}
@@ -201,7 +204,7 @@ func TestParseDocumentMatchesRegexpVersion(t *testing.T) {
 				}
 				continue
 			}
-			if MarshalCompact(got.Full()) != MarshalCompact(want.Full()) {
+			if jsjson.MarshalCompact(got.Full()) != jsjson.MarshalCompact(want.Full()) {
 				t.Fatalf("%q: parsed memories differ", text)
 			}
 			accepted++
@@ -212,7 +215,9 @@ func TestParseDocumentMatchesRegexpVersion(t *testing.T) {
 	}
 }
 
-// writeJSONStringRef is writeJSONString before its bulk-copy fast path.
+const hexDigits = "0123456789abcdef"
+
+// writeJSONStringRef is jsjson.WriteString before its bulk-copy fast path.
 func writeJSONStringRef(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
@@ -245,7 +250,7 @@ func writeJSONStringRef(b *strings.Builder, s string) {
 			i++
 			continue
 		}
-		if cu, ok := loneSurrogateAt(s, i); ok {
+		if cu, ok := jstext.LoneSurrogateAt(s, i); ok {
 			b.WriteString(`\u`)
 			b.WriteByte(hexDigits[cu>>12])
 			b.WriteByte(hexDigits[cu>>8&0xF])
@@ -279,7 +284,7 @@ func TestWriteJSONStringMatchesReference(t *testing.T) {
 	}
 	for _, s := range inputs {
 		var got, want strings.Builder
-		writeJSONString(&got, s)
+		jsjson.WriteString(&got, s)
 		writeJSONStringRef(&want, s)
 		if got.String() != want.String() {
 			t.Fatalf("%q: %q, reference %q", s, got.String(), want.String())
@@ -313,11 +318,11 @@ func TestScanFormMatchesMarshalCompact(t *testing.T) {
 	for i := 0; i < 5000; i++ {
 		m := &Memory{Schema: rnd(), ID: rnd(), Title: rnd(), Kind: rnd(), Scope: rnd(), Trust: rnd(), Status: rnd(),
 			SourceHarness: rnd(), TargetHarnesses: list(), Tags: list(), Links: list(), CreatedAt: rnd(), UpdatedAt: rnd(), Body: rnd()}
-		if got, want := scanForm(m), MarshalCompact(m.Full()); got != want {
+		if got, want := scanForm(m), jsjson.MarshalCompact(m.Full()); got != want {
 			t.Fatalf("scanForm %q, MarshalCompact %q", got, want)
 		}
 	}
-	if m := workedExample(); scanForm(m) != MarshalCompact(m.Full()) {
+	if m := workedExample(); scanForm(m) != jsjson.MarshalCompact(m.Full()) {
 		t.Fatal("worked example differs")
 	}
 }
@@ -539,35 +544,5 @@ func TestHasSecretOnReadMatchesScanForm(t *testing.T) {
 	}
 	if found < 1000 {
 		t.Fatalf("only %d memories held a secret; the comparison is too weak", found)
-	}
-}
-
-// TestParseJSONStringPaths: strings with and without escapes decode to the
-// same text through the copy-free fast path and the escape-aware loop.
-func TestParseJSONStringPaths(t *testing.T) {
-	rng := rand.New(rand.NewSource(8))
-	pieces := []string{"a", " ", "é", "😀", "/", "\"", "\\", "\n", "\t", "\x01", "\u2028", "\x7f"}
-	for i := 0; i < 20000; i++ {
-		var b strings.Builder
-		for n := rng.Intn(8); n > 0; n-- {
-			b.WriteString(pieces[rng.Intn(len(pieces))])
-		}
-		s := b.String()
-		enc := MarshalCompact(s)
-		v, err := parseJSON(enc)
-		if err != nil || v != s {
-			t.Fatalf("%q: %q %v", enc, v, err)
-		}
-		// The same text behind escapes only: `\/` decodes to '/'.
-		if v, err := parseJSON(strings.Replace(enc, "/", `\/`, 1)); err != nil || v != s {
-			t.Fatalf("%q with \\/: %q %v", enc, v, err)
-		}
-		// Raw control characters and a missing closing quote stay errors.
-		if _, err := parseJSON(`"` + s + "\x02" + `"`); err == nil {
-			t.Fatalf("raw control character accepted in %q", s)
-		}
-		if _, err := parseJSON(enc[:len(enc)-1]); err == nil {
-			t.Fatalf("unterminated %q accepted", enc)
-		}
 	}
 }

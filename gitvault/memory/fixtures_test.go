@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/jsjson"
 )
 
 // fixtureRoots points the project vault at a hand-written fixture vault in
@@ -61,11 +63,11 @@ func TestMemoryReferenceFixturesCrossRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(s.Results) != 2 || s.Results[0].Memory.ID != "mem_20260725_01kolder" || s.Diagnostics.InvalidFileCount != 0 {
-		t.Fatalf("search: %s", MarshalCompact(s.JSON()))
+		t.Fatalf("search: %s", jsjson.MarshalCompact(s.JSON()))
 	}
 	d, err := Doctor(r, DoctorOptions{})
 	if err != nil || !d.OK || d.MemoryCount != 3 {
-		t.Fatalf("doctor: %s %v", MarshalCompact(d.JSON()), err)
+		t.Fatalf("doctor: %s %v", jsjson.MarshalCompact(d.JSON()), err)
 	}
 	// What we write for the worked example is the fixture, byte for byte.
 	fixture, err := os.ReadFile(filepath.Join("testdata", "reference", "project", "handoffs", "mem_20260726_01k123example.md"))
@@ -87,7 +89,7 @@ func TestMemoryBrokenFixturesDoctor(t *testing.T) {
 		`"duplicateIds":[],"duplicateIdCount":0,` +
 		`"brokenLinks":[{"sourceId":"mem_valid_decision","targetId":"mem_nowhere_3","path":"team:decisions/valid.md"}],"brokenLinkCount":1,` +
 		`"skippedSymlinks":[],"skippedSymlinkCount":0,"scannedBytes":`
-	got := MarshalCompact(d.JSON())
+	got := jsjson.MarshalCompact(d.JSON())
 	if !strings.HasPrefix(got, want) || !strings.HasSuffix(got, `,"truncated":false,"diagnosticsTruncated":false}`) {
 		t.Fatalf("doctor report:\n%s", got)
 	}

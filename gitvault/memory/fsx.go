@@ -76,7 +76,7 @@ func fsError(err error) *Error {
 	return &Error{Code: CodeIO, Message: err.Error(), Err: err}
 }
 
-// readGuarded is the reference's guarded reader (CONFORMANCE §11.3): no
+// readGuarded is the reference's guarded reader (ecc-conformance §11.3): no
 // symlinks, no FIFOs (the no-follow open does not block on them), identity
 // re-checked after open, containment re-checked, size capped, fatal UTF-8
 // decoding with one BOM removed. trustedRoot may be empty.
@@ -165,7 +165,7 @@ func readGuardedVia(path, label string, limit int64, trustedRoot string, inside 
 	return text, nil
 }
 
-// decodeOwned is DecodeText for a buffer the caller never touches again:
+// decodeOwned is DecodeUTF8Fatal for a buffer the caller never touches again:
 // the string shares its bytes instead of copying them.
 func decodeOwned(raw []byte) (string, bool) {
 	if !utf8.Valid(raw) {
@@ -230,7 +230,7 @@ func uuidV4() (string, error) {
 var errDestinationExists = errors.New("destination exists")
 
 // publishCreateOnly writes content to dest without ever replacing anything
-// there (CONFORMANCE §9.1) with fsx.Publish: an exclusive temporary file in
+// there (ecc-conformance §9.1) with fsx.Publish: an exclusive temporary file in
 // the same directory, identity checks, fsync, then a create-only
 // publication (a hard link, which fails on any existing entry, even a
 // dangling symlink; without hard links an atomic no-replace rename, never a

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/jsjson"
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // FuzzParseDocument: the parser must never panic, and every accepted
@@ -29,7 +32,7 @@ func FuzzParseDocument(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-serialized document rejected: %v\n%s", err, out)
 		}
-		if MarshalCompact(back.Full()) != MarshalCompact(m.Full()) {
+		if jsjson.MarshalCompact(back.Full()) != jsjson.MarshalCompact(m.Full()) {
 			t.Fatalf("round trip changed the memory")
 		}
 	})
@@ -56,48 +59,11 @@ func FuzzTokenize(f *testing.F) {
 		}
 		m := workedExample()
 		m.Body = strings.Repeat(q+" ", 40)
-		if scoreMemory(m, jsLower(vq), Tokenize(vq)) < 0 {
+		if scoreMemory(m, jstext.ToLower(vq), Tokenize(vq)) < 0 {
 			t.Fatal("negative score")
 		}
-		if ex := excerpt(m.Body, Tokenize(vq)); unitLen(ex) > 242 {
-			t.Fatalf("excerpt too long: %d units", unitLen(ex))
+		if ex := excerpt(m.Body, Tokenize(vq)); jstext.UnitLen(ex) > 242 {
+			t.Fatalf("excerpt too long: %d units", jstext.UnitLen(ex))
 		}
 	})
-}
-
-// FuzzParseJSON: the frontmatter value parser never panics, and what it
-// accepts the encoder writes back to something it accepts again.
-func FuzzParseJSON(f *testing.F) {
-	for _, s := range []string{`"x"`, `["a", "b"]`, `"\ud800"`, `{"a":[1,{"b":null}]}`, `-0.5e-3`, `[`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		v, err := parseJSON(s)
-		if err != nil {
-			return
-		}
-		if _, err := parseJSON(MarshalCompact(toEncodable(v))); err != nil {
-			t.Fatalf("re-encoded value rejected: %v", err)
-		}
-	})
-}
-
-// toEncodable turns decoded maps into Objects (key order is irrelevant to
-// re-parsing).
-func toEncodable(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		o := Object{}
-		for k, e := range x {
-			o = append(o, Field{k, toEncodable(e)})
-		}
-		return o
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = toEncodable(e)
-		}
-		return out
-	}
-	return v
 }

@@ -1,9 +1,10 @@
 package memory
 
 import (
-	"math"
 	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 func TestMemoryIDGrammar(t *testing.T) {
@@ -34,7 +35,7 @@ func TestMemoryIDGrammar(t *testing.T) {
 		if msg != want {
 			t.Errorf("ValidateID(%q) error %q, want %q", in, msg, want)
 		}
-		if err == nil && got != jsTrim(in) {
+		if err == nil && got != jstext.Trim(in) {
 			t.Errorf("ValidateID(%q) = %q", in, got)
 		}
 	}
@@ -151,18 +152,6 @@ func TestMemoryValidationOrderAndMessages(t *testing.T) {
 }
 
 func TestMemoryJSTextPrimitives(t *testing.T) {
-	if got := jsTrim("\ufeff\u00a0 x \u3000\u2029"); got != "x" {
-		t.Errorf("trim: %q", got)
-	}
-	if got := jsTrim("\u0085x\x1c"); got != "\u0085x\x1c" {
-		t.Errorf("trim must keep NEL and U+001C: %q", got)
-	}
-	if unitLen("a😀é") != 4 {
-		t.Error("unitLen")
-	}
-	if got := jsLower("İSTANBUL ΟΔΟΣ"); got != "i̇stanbul οδος" {
-		t.Errorf("lower: %q", got)
-	}
 	order := []string{"mem_a", "mem_a_", "mem_a_b", "mem_a-", "mem_a-b", "mem_a.b", "mem_a0", "mem_a9", "mem_aa", "mem_ab", "mem_b"}
 	for i := 0; i+1 < len(order); i++ {
 		if localeCompare(order[i], order[i+1]) >= 0 || localeCompare(order[i+1], order[i]) <= 0 {
@@ -182,70 +171,6 @@ func TestMemoryJSTextPrimitives(t *testing.T) {
 			t.Errorf("ParseLimit(%q) = %d, want %d", in, got, want)
 		}
 	}
-	if !math.IsNaN(jsNumber("NaN")) || jsNumber("-0") != 0 {
-		t.Error("jsNumber special values")
-	}
-}
-
-func TestMemoryJSONEncoding(t *testing.T) {
-	got := MarshalCompact(Object{{"s", "a\"\\\b\t\n\f\r\x01\x1f\x7f<>&\u2028\u2029é😀\xed\xa0\x80"}, {"a", []string{}}, {"o", Object{}}, {"n", nil}, {"b", true}, {"i", 42}})
-	want := `{"s":"a\"\\\b\t\n\f\r\u0001\u001f` + "\x7f<>&\u2028\u2029é😀" + `\ud800","a":[],"o":{},"n":null,"b":true,"i":42}`
-	if got != want {
-		t.Fatalf("compact:\n%s\n%s", got, want)
-	}
-	pretty := MarshalPretty(Object{{"a", []string{"x", "y"}}, {"e", []any{}}, {"o", Object{{"k", 1}}}})
-	if pretty != "{\n  \"a\": [\n    \"x\",\n    \"y\"\n  ],\n  \"e\": [],\n  \"o\": {\n    \"k\": 1\n  }\n}" {
-		t.Fatalf("pretty:\n%s", pretty)
-	}
-}
-
-func TestMemoryJSONParsing(t *testing.T) {
-	ok := map[string]string{
-		`"x"`:                  `"x"`,
-		`["a", "b"]`:           `["a","b"]`,
-		`"\ud800"`:             `"\ud800"`,
-		`"\ud83d\ude00"`:       `"😀"`,
-		`"\ud800\u0041"`:       `"\ud800A"`,
-		`"\/\u00e9"`:           `"/é"`,
-		" \t\n\r[ ] ":          `[]`,
-		`[1,-0.5e3,true,null]`: `[1,-500,true,null]`,
-	}
-	for in, want := range ok {
-		v, err := parseJSON(in)
-		if err != nil {
-			t.Errorf("%q: %v", in, err)
-			continue
-		}
-		if got := MarshalCompact(normalizeParsed(v)); got != want {
-			t.Errorf("%q: got %s want %s", in, got, want)
-		}
-	}
-	if v, err := parseJSON(`{"a":1,"a":2}`); err != nil || v.(map[string]any)["a"] != 2.0 {
-		t.Errorf("duplicate keys: last value must win: %v %v", v, err)
-	}
-	for _, in := range []string{``, `'x'`, `[1,]`, `{"a":1,}`, `01`, `1.`, `.5`, `+1`, `NaN`, `"a` + "\n" + `"`, `"\x"`, `"\u12"`, `[1] 2`, `tru`, `{a:1}`, "\u00a01"} {
-		if _, err := parseJSON(in); err == nil {
-			t.Errorf("%q should be rejected", in)
-		}
-	}
-}
-
-// normalizeParsed converts decoded maps into Objects for printing (sorted
-// keys are irrelevant: the tests only use arrays and scalars).
-func normalizeParsed(v any) any {
-	switch x := v.(type) {
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = normalizeParsed(e)
-		}
-		return out
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-			return int(x)
-		}
-	}
-	return v
 }
 
 func TestMemoryTerminalSanitizer(t *testing.T) {

@@ -23,7 +23,7 @@ func ReadBody(r io.Reader) (string, error) {
 		}
 		return "", &Error{Code: CodeIO, Message: "cannot read standard input: " + err.Error(), Err: err}
 	}
-	text, ok := DecodeText(raw)
+	text, ok := DecodeUTF8Fatal(raw)
 	if !ok {
 		return "", invalid("memory body from standard input must contain valid UTF-8 text.")
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/jsjson"
 )
 
 func TestMemoryReadBodyLimits(t *testing.T) {
@@ -67,11 +69,11 @@ func TestMemorySearchRedactedJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := MarshalCompact(res.RedactedJSON())
+	got := jsjson.MarshalCompact(res.RedactedJSON())
 	if !strings.HasSuffix(got, `"diagnostics":{"invalidFiles":[],"invalidFileCount":1,"skippedSymlinks":[],"skippedSymlinkCount":1,"scannedBytes":`+itoa(res.Diagnostics.ScannedBytes)+`,"truncated":false,"diagnosticsTruncated":true}}`) {
 		t.Fatalf("redacted: %s", got)
 	}
-	if full := MarshalCompact(res.JSON()); !strings.Contains(full, `"team:notes/bad.md"`) || !strings.Contains(full, `"team:notes/link.md"`) {
+	if full := jsjson.MarshalCompact(res.JSON()); !strings.Contains(full, `"team:notes/bad.md"`) || !strings.Contains(full, `"team:notes/link.md"`) {
 		t.Fatalf("full: %s", full)
 	}
 }

@@ -4,12 +4,14 @@ import (
 	"regexp"
 	"strconv"
 	"time"
+
+	"github.com/git-echoes/git-echoes/internal/jsjson"
 )
 
 // Schema is the document schema identifier.
 const Schema = "ecc.memory.v1"
 
-// Limits (CONFORMANCE §1).
+// Limits (ecc-conformance §1).
 const (
 	MaxDocumentBytes  = 131072
 	MaxBodyBytes      = 65536
@@ -77,18 +79,20 @@ type Memory struct {
 // Summary returns the memory's JSON object without the body (13 fields,
 // canonical camelCase order), as save results, search results and
 // backlinks present it.
-func (m *Memory) Summary() Object {
-	return Object{
-		{"schema", m.Schema}, {"id", m.ID}, {"title", m.Title}, {"kind", m.Kind},
-		{"scope", m.Scope}, {"trust", m.Trust}, {"status", m.Status},
-		{"sourceHarness", m.SourceHarness}, {"targetHarnesses", nonNil(m.TargetHarnesses)},
-		{"tags", nonNil(m.Tags)}, {"links", nonNil(m.Links)},
-		{"createdAt", m.CreatedAt}, {"updatedAt", m.UpdatedAt},
+func (m *Memory) Summary() jsjson.Object {
+	return jsjson.Object{
+		{Key: "schema", Value: m.Schema}, {Key: "id", Value: m.ID}, {Key: "title", Value: m.Title}, {Key: "kind", Value: m.Kind},
+		{Key: "scope", Value: m.Scope}, {Key: "trust", Value: m.Trust}, {Key: "status", Value: m.Status},
+		{Key: "sourceHarness", Value: m.SourceHarness}, {Key: "targetHarnesses", Value: nonNil(m.TargetHarnesses)},
+		{Key: "tags", Value: nonNil(m.Tags)}, {Key: "links", Value: nonNil(m.Links)},
+		{Key: "createdAt", Value: m.CreatedAt}, {Key: "updatedAt", Value: m.UpdatedAt},
 	}
 }
 
 // Full returns the memory's JSON object including the body.
-func (m *Memory) Full() Object { return append(m.Summary(), Field{"body", m.Body}) }
+func (m *Memory) Full() jsjson.Object {
+	return append(m.Summary(), jsjson.Field{Key: "body", Value: m.Body})
+}
 
 func nonNil(s []string) []string {
 	if s == nil {
@@ -107,7 +111,7 @@ func (m *Memory) Serialize() []byte {
 	line := func(key string, v any) {
 		b = append(b, key...)
 		b = append(b, ": "...)
-		b = append(b, MarshalCompact(v)...)
+		b = append(b, jsjson.MarshalCompact(v)...)
 		b = append(b, '\n')
 	}
 	b = append(b, "---\n"...)

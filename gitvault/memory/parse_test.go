@@ -78,10 +78,10 @@ func TestMemoryParseAcceptance(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	if _, ok := DecodeText([]byte("a\xffb")); ok {
+	if _, ok := DecodeUTF8Fatal([]byte("a\xffb")); ok {
 		t.Error("invalid UTF-8 must be refused")
 	}
-	if s, ok := DecodeText([]byte("\xef\xbb\xbf\xef\xbb\xbfx")); !ok || s != "\ufeffx" {
+	if s, ok := DecodeUTF8Fatal([]byte("\xef\xbb\xbf\xef\xbb\xbfx")); !ok || s != "\ufeffx" {
 		t.Errorf("exactly one BOM is stripped: %q", s)
 	}
 }
@@ -100,7 +100,7 @@ func TestMemoryParseKeepsLoneSurrogateEscapes(t *testing.T) {
 
 func mustDecode(t *testing.T, s string) string {
 	t.Helper()
-	text, ok := DecodeText([]byte(s))
+	text, ok := DecodeUTF8Fatal([]byte(s))
 	if !ok {
 		t.Fatalf("cannot decode %q", s)
 	}

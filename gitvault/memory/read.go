@@ -20,7 +20,7 @@ type ReadResult struct {
 	BacklinksTruncated bool
 }
 
-// Read looks up one memory by id (CONFORMANCE §13). It never returns a
+// Read looks up one memory by id (ecc-conformance §13). It never returns a
 // partial answer: a truncated scan, or a scan with any invalid file, fails
 // with CodeIncomplete before matching, because absence, uniqueness and
 // complete backlinks cannot be proven. Missing ids fail with CodeNotFound,

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // Roots is the resolved vault layout for one command or MCP call. Resolve
@@ -39,7 +40,7 @@ type RootOptions struct {
 	Getenv func(string) string
 }
 
-// ResolveRoots resolves the vault roots (CONFORMANCE §3.1), validating the
+// ResolveRoots resolves the vault roots (ecc-conformance §3.1), validating the
 // ECC_MEMORY_PROJECT_ROOT and ECC_MEMORY_USER_ROOT overrides.
 func ResolveRoots(opts RootOptions) (*Roots, error) {
 	getenv := opts.Getenv
@@ -100,11 +101,11 @@ func ResolveRoots(opts RootOptions) (*Roots, error) {
 }
 
 func checkOverride(cwd, v string) (string, error) {
-	v = jsTrim(v)
+	v = jstext.Trim(v)
 	switch {
 	case v == "":
 		return "", invalid("memory root override must be a non-empty string.")
-	case unitLen(v) > MaxOverrideUnits:
+	case jstext.UnitLen(v) > MaxOverrideUnits:
 		return "", invalid("memory root override is too long (maximum 4096 characters).")
 	case hasUnsafe(v, false):
 		return "", invalid("memory root override must not contain control or bidirectional formatting characters.")
@@ -165,7 +166,7 @@ func realpathNearest(p string) (string, error) { return (*resolver)(nil).realpat
 // resolver memoizes directory realpaths for the duration of one scan, so
 // checking thousands of files costs one lstat each instead of a full
 // path walk. A nil resolver caches nothing. The design excludes same-user
-// races (CONFORMANCE §11.3), which is what makes a per-scan cache sound.
+// races (ecc-conformance §11.3), which is what makes a per-scan cache sound.
 // It is safe for concurrent use.
 type resolver struct {
 	mu     sync.Mutex
@@ -254,7 +255,7 @@ func realpathNearestOr(p string) string {
 	return p
 }
 
-// within reports whether target resolves inside root (CONFORMANCE §3.2).
+// within reports whether target resolves inside root (ecc-conformance §3.2).
 // Any resolution error means "not within".
 func within(target, root string) bool { return (*resolver)(nil).within(target, root) }
 
@@ -293,7 +294,7 @@ func (rs *resolver) fileWithin(dir, base, rootReal string) bool {
 	return relWithin(rootReal, filepath.Join(d, base))
 }
 
-// relWithin is the lexical part of §3.2 on two resolved paths.
+// relWithin is the lexical part of ecc-conformance §3.2 on two resolved paths.
 func relWithin(r, t string) bool {
 	rel, err := filepath.Rel(r, t)
 	if err != nil {
@@ -305,7 +306,7 @@ func relWithin(r, t string) bool {
 	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// checkRootSafety enforces CONFORMANCE §3.3 for one scope: the root must
+// checkRootSafety enforces ecc-conformance §3.3 for one scope: the root must
 // resolve within its boundary and must not itself be a symlink.
 func (r *Roots) checkRootSafety(scope string) error {
 	root, boundary := r.ScopeRoot(scope), r.Boundary(scope)

@@ -1,14 +1,18 @@
 package memory
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/git-echoes/git-echoes/internal/jstext"
+)
 
 // SanitizeTerminal strips terminal control data from s for text-mode
-// display (CONFORMANCE §16): ESC and C1 sequences (CSI, OSC, DCS, SOS, PM,
+// display (ecc-conformance §16): ESC and C1 sequences (CSI, OSC, DCS, SOS, PM,
 // APC) are removed whole, then remaining C0 controls except TAB and LF,
 // DEL, C1 and bidi marks are dropped. WTF-8 lone surrogates become U+FFFD,
 // as a terminal write would encode them.
 func SanitizeTerminal(s string) string {
-	rs := []rune(replaceSurrogates(s))
+	rs := []rune(jstext.ReplaceSurrogates(s))
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(rs); i++ {

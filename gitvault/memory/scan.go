@@ -14,9 +14,11 @@ import (
 	"sync/atomic"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
+	"github.com/git-echoes/git-echoes/internal/jsjson"
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
-// Diagnostic codes of invalid files (§11.5).
+// Diagnostic codes of invalid files (ecc-conformance §11.5).
 const (
 	DiagInvalidDocument  = "invalid-document"
 	DiagLocationMismatch = "location-mismatch"
@@ -37,8 +39,10 @@ type InvalidFile struct {
 	Message string
 }
 
-func (f InvalidFile) jsonValue() any {
-	return Object{{"path", f.Path}, {"code", f.Code}, {"message", f.Message}}
+// JSONValue is the invalid file's JSON object in the reference's key
+// order (jsjson.Valuer).
+func (f InvalidFile) JSONValue() any {
+	return jsjson.Object{{Key: "path", Value: f.Path}, {Key: "code", Value: f.Code}, {Key: "message", Value: f.Message}}
 }
 
 // Entry is one valid memory found by a scan.
@@ -58,16 +62,18 @@ type Diagnostics struct {
 	DiagnosticsTruncated bool
 }
 
-func (d *Diagnostics) jsonValue() any {
+// JSONValue is the diagnostics' JSON object in the reference's key order
+// (jsjson.Valuer).
+func (d *Diagnostics) JSONValue() any {
 	inv := make([]any, len(d.InvalidFiles))
 	for i, f := range d.InvalidFiles {
 		inv[i] = f
 	}
-	return Object{
-		{"invalidFiles", inv}, {"invalidFileCount", d.InvalidFileCount},
-		{"skippedSymlinks", nonNil(d.SkippedSymlinks)}, {"skippedSymlinkCount", d.SkippedSymlinkCount},
-		{"scannedBytes", d.ScannedBytes}, {"truncated", d.Truncated},
-		{"diagnosticsTruncated", d.DiagnosticsTruncated},
+	return jsjson.Object{
+		{Key: "invalidFiles", Value: inv}, {Key: "invalidFileCount", Value: d.InvalidFileCount},
+		{Key: "skippedSymlinks", Value: nonNil(d.SkippedSymlinks)}, {Key: "skippedSymlinkCount", Value: d.SkippedSymlinkCount},
+		{Key: "scannedBytes", Value: d.ScannedBytes}, {Key: "truncated", Value: d.Truncated},
+		{Key: "diagnosticsTruncated", Value: d.DiagnosticsTruncated},
 	}
 }
 
@@ -83,7 +89,7 @@ type scanner struct {
 }
 
 // scan walks the scopes in order with the shared entry and byte budgets
-// (CONFORMANCE §11). Root-safety failures and directory I/O errors are
+// (ecc-conformance §11). Root-safety failures and directory I/O errors are
 // returned as errors (the latter as CodeIncomplete); everything else about
 // individual files becomes diagnostics.
 func scan(r *Roots, scopes []string) (*scanResult, error) {
@@ -192,7 +198,7 @@ func sortEntries(entries []fs.DirEntry) {
 		name := e.Name()
 		key := make([]byte, len(name))
 		for j := 0; j < len(name); j++ {
-			if key[j] = slugRank[name[j]]; key[j] == 0 {
+			if key[j] = jstext.SlugRank(name[j]); key[j] == 0 {
 				sort.SliceStable(entries, func(i, j int) bool { return localeCompare(entries[i].Name(), entries[j].Name()) < 0 })
 				return
 			}
@@ -262,7 +268,7 @@ type fileOutcome struct {
 	memory *Memory // the valid memory when readOK and code == ""
 }
 
-// examine reads, parses and checks one file (CONFORMANCE §11.4 steps 2 and
+// examine reads, parses and checks one file (ecc-conformance §11.4 steps 2 and
 // 5 to 7). It has no effect on the scan state.
 func (s *scanner) examine(root, rootReal string, rootOK bool, scope, rel string, sd *scanDir) fileOutcome {
 	path := filepath.Join(root, filepath.FromSlash(rel))
@@ -298,7 +304,7 @@ func (s *scanner) examine(root, rootReal string, rootOK bool, scope, rel string,
 	return o
 }
 
-// readFiles applies §11.4 to the collected files in walk order. The
+// readFiles applies ecc-conformance §11.4 to the collected files in walk order. The
 // per-file work runs on several goroutines; the byte budget, the
 // diagnostics and the entries are applied by one in-order merge, so the
 // result is exactly the sequential one.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
+	"github.com/git-echoes/git-echoes/internal/jsjson"
 )
 
 // scanFingerprint renders everything a scan returns, in order.
@@ -19,9 +20,9 @@ func scanFingerprint(t *testing.T, r *Roots, scopes []string) string {
 	}
 	var b strings.Builder
 	for _, e := range sr.Entries {
-		b.WriteString(e.Path + " " + MarshalCompact(e.Memory.Full()) + "\n")
+		b.WriteString(e.Path + " " + jsjson.MarshalCompact(e.Memory.Full()) + "\n")
 	}
-	b.WriteString(MarshalCompact(sr.Diagnostics.jsonValue()))
+	b.WriteString(jsjson.MarshalCompact(sr.Diagnostics.JSONValue()))
 	return b.String()
 }
 
@@ -191,7 +192,7 @@ func TestMemoryGuardedReaderSizes(t *testing.T) {
 
 // TestMemoryFileWithinMatchesWithin: for the files a scan reads (regular
 // files and vanished paths), the cached per-directory containment agrees
-// with the uncached §3.2 test, including a directory that resolves to the
+// with the uncached ecc-conformance §3.2 test, including a directory that resolves to the
 // root's parent and a directory reached through a symlink.
 func TestMemoryFileWithinMatchesWithin(t *testing.T) {
 	tmp := t.TempDir()
@@ -258,7 +259,7 @@ func TestMemoryParallelSearchMatchesSequential(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want = MarshalCompact(res.JSON())
+			want = jsjson.MarshalCompact(res.JSON())
 		})
 		for _, n := range []int{2, 3, 8} {
 			withScanWorkers(n, func() {
@@ -266,7 +267,7 @@ func TestMemoryParallelSearchMatchesSequential(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := MarshalCompact(res.JSON()); got != want {
+				if got := jsjson.MarshalCompact(res.JSON()); got != want {
 					t.Fatalf("%+v with %d workers differs:\n%s\n---\n%s", q, n, got, want)
 				}
 			})

@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/jsjson"
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // SearchOptions are the search parameters. Scopes nil means project and
@@ -29,8 +32,10 @@ type SearchResult struct {
 	Excerpt string
 }
 
-func (r SearchResult) jsonValue() any {
-	return Object{{"memory", r.Memory.Summary()}, {"score", r.Score}, {"excerpt", r.Excerpt}}
+// JSONValue is the result's JSON object in the reference's key order
+// (jsjson.Valuer).
+func (r SearchResult) JSONValue() any {
+	return jsjson.Object{{Key: "memory", Value: r.Memory.Summary()}, {Key: "score", Value: r.Score}, {Key: "excerpt", Value: r.Excerpt}}
 }
 
 // SearchResponse holds ranked results and the complete scan diagnostics;
@@ -42,12 +47,12 @@ type SearchResponse struct {
 }
 
 // JSON returns the {"results", "diagnostics"} object.
-func (s *SearchResponse) JSON() Object {
+func (s *SearchResponse) JSON() jsjson.Object {
 	res := make([]any, len(s.Results))
 	for i, r := range s.Results {
 		res[i] = r
 	}
-	return Object{{"results", res}, {"diagnostics", &s.Diagnostics}}
+	return jsjson.Object{{Key: "results", Value: res}, {Key: "diagnostics", Value: &s.Diagnostics}}
 }
 
 // RedactedJSON is the form an MCP server should return: every diagnostics
@@ -55,7 +60,7 @@ func (s *SearchResponse) JSON() Object {
 // are emptied (they would reveal other harnesses' vault layout), and
 // diagnosticsTruncated is true whenever a count is non-zero, so the shape
 // stays honest about what was left out.
-func (s *SearchResponse) RedactedJSON() Object {
+func (s *SearchResponse) RedactedJSON() jsjson.Object {
 	d := s.Diagnostics
 	d.InvalidFiles = []InvalidFile{}
 	d.SkippedSymlinks = []string{}
@@ -69,7 +74,7 @@ var tokenRe = regexp.MustCompile(`[\p{L}\p{N}_-]+`)
 // runs of letters, numbers, _ and - in the lowercased query, in order of
 // first appearance.
 func Tokenize(query string) []string {
-	all := tokenRe.FindAllString(jsLower(jsTrim(query)), -1)
+	all := tokenRe.FindAllString(jstext.ToLower(jstext.Trim(query)), -1)
 	seen := make(map[string]bool, len(all))
 	out := make([]string, 0, len(all))
 	for _, t := range all {
@@ -85,8 +90,8 @@ func Tokenize(query string) []string {
 // character rules (TAB and LF are refused here too). Invalid UTF-8 is
 // replaced by U+FFFD first, as Node decodes argv.
 func ValidateQuery(q string) (string, error) {
-	q = jsTrim(strings.ToValidUTF8(q, "\uFFFD"))
-	if unitLen(q) > MaxQueryUnits {
+	q = jstext.Trim(strings.ToValidUTF8(q, "\uFFFD"))
+	if jstext.UnitLen(q) > MaxQueryUnits {
 		return "", invalid("memory search query is too long (maximum 500 characters).")
 	}
 	if hasUnsafe(q, false) {
@@ -95,7 +100,7 @@ func ValidateQuery(q string) (string, error) {
 	return q, nil
 }
 
-// Search runs the bounded lexical search (CONFORMANCE §12). It fails only
+// Search runs the bounded lexical search (ecc-conformance §12). It fails only
 // on invalid options, root-safety errors and directory I/O errors
 // (CodeIncomplete); invalid files and truncation are reported in the
 // diagnostics.
@@ -128,7 +133,7 @@ func Search(r *Roots, opts SearchOptions) (*SearchResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	lq := jsLower(q)
+	lq := jstext.ToLower(q)
 	tokens := Tokenize(q)
 	// Filtering and scoring are pure per entry: they run in parallel
 	// chunks, and the results are collected in scan order.
@@ -172,7 +177,7 @@ type rankItem struct {
 	ts  bool
 }
 
-// rankCompare is §12.2 step 5: score descending, then updatedAt
+// rankCompare is ecc-conformance §12.2 step 5: score descending, then updatedAt
 // descending, then id ascending (localeCompare). Equal strings compare
 // equal without collation, and two timestamp-shaped updatedAt values
 // compare bytewise, which is what localeCompare returns for them (digits
@@ -279,14 +284,14 @@ func targets(m *Memory, harness string) bool {
 	return harness == "" || contains(m.TargetHarnesses, "all") || contains(m.TargetHarnesses, harness)
 }
 
-// scoreMemory is the reference's lexical score (§12.3). lq is the trimmed,
+// scoreMemory is the reference's lexical score (ecc-conformance §12.3). lq is the trimmed,
 // lowercased query and tokens its distinct tokens.
 func scoreMemory(m *Memory, lq string, tokens []string) int {
 	if lq == "" {
 		return 0
 	}
-	title, body := jsLower(m.Title), jsLower(m.Body)
-	meta := jsLower(m.Kind + " " + m.Scope + " " + m.SourceHarness + " " + strings.Join(m.TargetHarnesses, " "))
+	title, body := jstext.ToLower(m.Title), jstext.ToLower(m.Body)
+	meta := jstext.ToLower(m.Kind + " " + m.Scope + " " + m.SourceHarness + " " + strings.Join(m.TargetHarnesses, " "))
 	score := 0
 	if strings.Contains(title, lq) {
 		score += 20
@@ -308,7 +313,7 @@ func scoreMemory(m *Memory, lq string, tokens []string) int {
 	return score
 }
 
-// excerpt reproduces §12.4 with UTF-16 arithmetic, including its parity
+// excerpt reproduces ecc-conformance §12.4 with UTF-16 arithmetic, including its parity
 // quirks: indices found in the lowercased text are applied to the original
 // text, and slicing can split a surrogate pair.
 func excerpt(body string, tokens []string) string {
@@ -316,7 +321,7 @@ func excerpt(body string, tokens []string) string {
 	inSpace := false
 	for i := 0; i < len(body); {
 		r, size := utf8.DecodeRuneInString(body[i:])
-		if isJSSpace(r) {
+		if jstext.IsSpace(r) {
 			if !inSpace {
 				b.WriteByte(' ')
 				inSpace = true
@@ -328,16 +333,16 @@ func excerpt(body string, tokens []string) string {
 		}
 		i += size
 	}
-	collapsed := jsTrim(b.String())
-	u := units(collapsed)
+	collapsed := jstext.Trim(b.String())
+	u := jstext.Units(collapsed)
 	if len(u) <= 240 {
 		return collapsed
 	}
-	lower := jsLower(collapsed)
+	lower := jstext.ToLower(collapsed)
 	index := -1
 	for _, t := range tokens {
 		if i := strings.Index(lower, t); i >= 0 {
-			ui := unitLen(lower[:i])
+			ui := jstext.UnitLen(lower[:i])
 			if index < 0 || ui < index {
 				index = ui
 			}
@@ -353,7 +358,7 @@ func excerpt(body string, tokens []string) string {
 		out = "…"
 	}
 	if start < len(u) {
-		out += fromUnits(u[start:end])
+		out += jstext.FromUnits(u[start:end])
 	}
 	if start+240 < len(u) {
 		out += "…"

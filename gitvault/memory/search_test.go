@@ -3,6 +3,9 @@ package memory
 import (
 	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/jsjson"
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 func TestMemoryTokenize(t *testing.T) {
@@ -29,7 +32,7 @@ func TestMemoryScoreExamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return scoreMemory(m, jsLower(q), Tokenize(q))
+		return scoreMemory(m, jstext.ToLower(q), Tokenize(q))
 	}
 	if got := score("e", mem("mem_e_case", func(m *Memory) { m.Title = "Other"; m.Body = "eee" })); got != 34 {
 		t.Errorf("query e: %d, want 34", got)
@@ -120,7 +123,7 @@ func TestMemoryExcerpt(t *testing.T) {
 	}
 	long := strings.Repeat("x", 300) + " needle " + strings.Repeat("y", 300)
 	got := excerpt(long, []string{"needle"})
-	if !strings.HasPrefix(got, "…") || !strings.HasSuffix(got, "…") || unitLen(got) != 242 || !strings.Contains(got, "needle") {
+	if !strings.HasPrefix(got, "…") || !strings.HasSuffix(got, "…") || jstext.UnitLen(got) != 242 || !strings.Contains(got, "needle") {
 		t.Errorf("window: %q", got)
 	}
 	if got[len("…"):len("…")+60] != strings.Repeat("x", 59)+" " {
@@ -137,11 +140,11 @@ func TestMemoryExcerpt(t *testing.T) {
 	// Slicing by UTF-16 units can split a surrogate pair (parity).
 	emoji := strings.Repeat("😀", 200)
 	got = excerpt(emoji, []string{"zz"})
-	if !strings.HasSuffix(got, "…") || unitLen(got) != 241 {
-		t.Errorf("emoji: %d", unitLen(got))
+	if !strings.HasSuffix(got, "…") || jstext.UnitLen(got) != 241 {
+		t.Errorf("emoji: %d", jstext.UnitLen(got))
 	}
 	split := excerpt("a"+emoji, nil)
-	if !strings.Contains(MarshalCompact(split), `\ud83d…"`) {
-		t.Errorf("surrogate split not kept: %s", MarshalCompact(split)[len(MarshalCompact(split))-20:])
+	if !strings.Contains(jsjson.MarshalCompact(split), `\ud83d…"`) {
+		t.Errorf("surrogate split not kept: %s", jsjson.MarshalCompact(split)[len(jsjson.MarshalCompact(split))-20:])
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/jsjson"
 )
 
 // secretPattern is one known credential shape. The regexes are the
@@ -95,7 +97,7 @@ func scanForm(m *Memory) string {
 	b.Grow(n)
 	str := func(key, v string) {
 		b.WriteString(key)
-		writeJSONString(&b, v)
+		jsjson.WriteString(&b, v)
 	}
 	arr := func(key string, list []string) {
 		b.WriteString(key)
@@ -104,7 +106,7 @@ func scanForm(m *Memory) string {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSONString(&b, s)
+			jsjson.WriteString(&b, s)
 		}
 		b.WriteByte(']')
 	}
@@ -169,7 +171,7 @@ func valueHasSecret(v string) bool {
 	}
 	if needsJSONEscape(v) {
 		var b strings.Builder
-		writeJSONString(&b, v)
+		jsjson.WriteString(&b, v)
 		e := b.String()
 		v = e[1 : len(e)-1]
 	}

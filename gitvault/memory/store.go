@@ -37,8 +37,8 @@ type SaveResult struct {
 
 // NewMemory validates in and builds the normalized memory a save would
 // write, with a freshly generated id, without touching the filesystem.
-// It applies the reference's validation order and messages (§7) and the
-// write-side secret scan (§10).
+// It applies the reference's validation order and messages (ecc-conformance §7) and the
+// write-side secret scan (ecc-conformance §10).
 func NewMemory(in SaveInput) (*Memory, error) {
 	now := in.Now
 	if now.IsZero() {
@@ -84,7 +84,7 @@ func orDefault(s, def string) string {
 }
 
 // Save validates, scans and publishes a new memory create-only at
-// <scope root>/<kind>s/<id>.md (CONFORMANCE §9). Nothing touches the
+// <scope root>/<kind>s/<id>.md (ecc-conformance §9). Nothing touches the
 // filesystem before validation and the secret scan pass.
 func Save(r *Roots, in SaveInput) (*SaveResult, error) {
 	m, err := NewMemory(in)
@@ -126,7 +126,7 @@ func publishMemory(r *Roots, m *Memory) (string, error) {
 }
 
 // prepareKindDir refuses a kind directory outside the root or that is a
-// symlink, then creates it (§9 step 6).
+// symlink, then creates it (ecc-conformance §9 step 6).
 func prepareKindDir(root, dir string) error {
 	if !within(dir, root) {
 		return newErr(CodeUnsafePath, "Refusing to access memory directory outside the install root: '"+dir+"' is not within '"+root+"'.")
@@ -142,7 +142,7 @@ func prepareKindDir(root, dir string) error {
 const GitignoreContent = gitignoreContents
 
 // ensureGitignore publishes the project .gitignore create-only, or checks
-// an existing one byte for byte (§4.2). Git ignores a symlinked
+// an existing one byte for byte (ecc-conformance §4.2). Git ignores a symlinked
 // .gitignore, so a symlink always fails (outside: containment; inside:
 // the no-follow open).
 func ensureGitignore(root string) error {
@@ -174,7 +174,7 @@ type InitResult struct {
 
 // Init creates the requested scope roots and kind directories (default
 // project and team; user only when named), with the project .gitignore
-// guard (§4.1). It is idempotent and never modifies memories.
+// guard (ecc-conformance §4.1). It is idempotent and never modifies memories.
 func Init(r *Roots, scopes []string) (*InitResult, error) {
 	scopes, err := ValidateScopes(scopes)
 	if err != nil {

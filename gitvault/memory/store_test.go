@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-echoes/git-echoes/internal/jsjson"
 )
 
 func TestMemorySaveWritesExactBytesCreateOnly(t *testing.T) {
@@ -259,7 +261,7 @@ func TestMemoryDoctorReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := MarshalCompact(d.JSON())
+	got := jsjson.MarshalCompact(d.JSON())
 	for _, want := range []string{`"ok":false,"memoryCount":6`,
 		`"duplicateIds":[{"id":"mem_dup","paths":["project:facts/mem_dup.md","team:notes/mem_dup.md"]}],"duplicateIdCount":1`,
 		`"brokenLinks":[{"sourceId":"mem_aaaa","targetId":"mem_gone_2","path":"project:facts/mem_aaaa.md"},{"sourceId":"mem_zzzz","targetId":"mem_gone_1","path":"project:notes/mem_zzzz.md"}],"brokenLinkCount":2`} {
@@ -272,7 +274,7 @@ func TestMemoryDoctorReport(t *testing.T) {
 	if err != nil || d.MemoryCount != 5 || d.BrokenLinkCount != 3 {
 		t.Fatalf("harness doctor: %+v %v", d, err)
 	}
-	if c := MarshalCompact(d.CountsJSON()); strings.Contains(c, "mem_") || !strings.HasPrefix(c, `{"schemaVersion":"ecc.memory.doctor.v1","ok":false,"memoryCount":5,"invalidFileCount":0,`) {
+	if c := jsjson.MarshalCompact(d.CountsJSON()); strings.Contains(c, "mem_") || !strings.HasPrefix(c, `{"schemaVersion":"ecc.memory.doctor.v1","ok":false,"memoryCount":5,"invalidFileCount":0,`) {
 		t.Fatalf("counts: %s", c)
 	}
 	if after := listFiles(t, r.ProjectVault); strings.Join(after, "\n") != strings.Join(before, "\n") {

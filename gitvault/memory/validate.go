@@ -3,6 +3,8 @@ package memory
 import (
 	"slices"
 	"strings"
+
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // rawMemory holds unvalidated field values: JSON-decoded values when read
@@ -73,14 +75,14 @@ type validator struct{ forWrite bool }
 // UTF-16 units, then unsafe characters on the trimmed value.
 func (v validator) nonEmpty(label string, x any, max int) (string, error) {
 	s, ok := x.(string)
-	if !ok || jsTrim(s) == "" {
+	if !ok || jstext.Trim(s) == "" {
 		return "", invalid(label + " must be a non-empty string.")
 	}
-	s = jsTrim(s)
-	if unitLen(s) > max {
+	s = jstext.Trim(s)
+	if jstext.UnitLen(s) > max {
 		return "", invalid(label + " is too long (maximum " + itoa(max) + " characters).")
 	}
-	if hasUnsafe(s, false) || (v.forWrite && hasLoneSurrogate(s)) {
+	if hasUnsafe(s, false) || (v.forWrite && jstext.HasLoneSurrogate(s)) {
 		return "", invalid(label + " must not contain control or bidirectional formatting characters.")
 	}
 	return s, nil
@@ -137,10 +139,10 @@ func (v validator) body(x any) (string, error) {
 	if !ok {
 		return "", invalid("memory body must be a string.")
 	}
-	if hasUnsafe(s, true) || (v.forWrite && hasLoneSurrogate(s)) {
+	if hasUnsafe(s, true) || (v.forWrite && jstext.HasLoneSurrogate(s)) {
 		return "", invalid("memory body must not contain unsafe control or bidirectional formatting characters.")
 	}
-	s = jsTrim(s)
+	s = jstext.Trim(s)
 	if s == "" {
 		return "", invalid("memory body must contain non-whitespace context.")
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // Memory files are <root>/<kind>s/<id>.md (ecc-conformance §9). Kinds are a
-// fixed set and ids match mem_[a-z0-9][a-z0-9_-]{2,127} (§7.2), so no
+// fixed set and ids match mem_[a-z0-9][a-z0-9_-]{2,127} (ecc-conformance §7.2), so no
 // memory can be a name Windows cannot hold (issue 8): the "mem_" prefix
 // rules out every device name and the alphabet every reserved character.
 // This test holds that reasoning to the code: any id the validator accepts

@@ -35,7 +35,7 @@ const Devel = "(devel)"
 
 // The contract versions, taken from the engine so they cannot drift:
 // ProtocolVersion is the EchoesVault Protocol supported, EngineVersion the
-// engine identity recorded in state files (CONFORMANCE-echoes §14.1, §21.4).
+// engine identity recorded in state files (echoes-conformance §14.1, echoes-conformance §21.4).
 const (
 	ProtocolVersion = gitvault.ProtocolVersion
 	EngineVersion   = gitvault.EngineVersion

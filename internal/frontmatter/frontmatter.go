@@ -1,5 +1,5 @@
 // Package frontmatter is the restricted frontmatter scanner of EchoesVault
-// Protocol 1.0.0 (CONFORMANCE-echoes §9 steps 4-8). It is deliberately not a
+// Protocol 1.0.0 (echoes-conformance §9 steps 4-8). It is deliberately not a
 // YAML parser: it recognises top-level "key: value" lines, reports duplicate
 // keys, decides whether a key is valued, and decodes the three scalar forms
 // the protocol accepts. Acceptance must match the reference engine exactly,
@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -158,7 +158,7 @@ func MissingError(missing []string) error {
 }
 
 // DecodeScalar decodes the inline value of key as a plain, single-quoted or
-// JSON double-quoted scalar string (§9 step 8).
+// JSON double-quoted scalar string (echoes-conformance §9 step 8).
 func DecodeScalar(key, raw string) (string, error) { return decodeScalar(key, raw, false) }
 
 // DecodeUnwrittenScalar is DecodeScalar for values that are compared but
@@ -174,15 +174,15 @@ func decodeScalar(key, raw string, keepLoneSurrogates bool) (string, error) {
 	case v == "":
 		return "", errorf("YAML frontmatter key '%s' must have an inline value.", key)
 	case v[0] == '"':
-		decoded, err := jsonx.Decode(v)
-		var lone *jsonx.LoneSurrogateError
+		decoded, err := pyjson.Decode(v)
+		var lone *pyjson.LoneSurrogateError
 		if keepLoneSurrogates && errors.As(err, &lone) {
 			err = nil
 		}
 		if err != nil {
 			return "", errorf("Invalid quoted YAML value for %s: %s", key, err.Error())
 		}
-		if decoded.Kind != jsonx.String {
+		if decoded.Kind != pyjson.String {
 			return "", errorf("YAML frontmatter key '%s' must be a string.", key)
 		}
 		return decoded.S, nil

@@ -17,7 +17,7 @@ var ErrSymlink = errors.New("refusing to replace a symbolic link")
 // (on Windows also a junction or any other name-surrogate reparse point).
 type SymlinkError struct{ Path string }
 
-// Error returns the reference engine's message for this condition (§5 step 2).
+// Error returns the reference engine's message for this condition (echoes-conformance §5 step 2).
 func (e *SymlinkError) Error() string {
 	return "Refusing to replace a symbolic link: " + e.Path
 }
@@ -64,7 +64,7 @@ func randomTempSuffix() (string, error) {
 }
 
 // TempName returns a fresh temporary name for target's base name, of the form
-// ".<base>.<8 random chars from [a-z0-9_]>.tmp" (§5 step 3).
+// ".<base>.<8 random chars from [a-z0-9_]>.tmp" (echoes-conformance §5 step 3).
 func TempName(base string) (string, error) {
 	suffix, err := randomTempSuffix()
 	if err != nil {
@@ -211,6 +211,10 @@ func mkdirParent(path string) (string, error) {
 // every directory it created, so the new entries survive a crash. Errors
 // are the os package's (*fs.PathError "mkdir") or SyncDir's.
 func MkdirAllSync(dir string, perm fs.FileMode) error {
+	// The common case, as in os.MkdirAll: it exists (following symlinks).
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		return nil
+	}
 	var created []string
 	for cur := dir; ; {
 		if _, err := os.Lstat(cur); err == nil {
@@ -234,7 +238,7 @@ func MkdirAllSync(dir string, perm fs.FileMode) error {
 	return nil
 }
 
-// WriteFileAtomic replaces path with data atomically (§5, with the Quirk's
+// WriteFileAtomic replaces path with data atomically (echoes-conformance §5, with the Quirk's
 // recommendations): it creates missing parents, refuses a symlinked target
 // (on Windows also a junction), writes a 0600 temporary file in the same
 // directory, fsyncs it, gives it the replaced file's permission bits (or 0644

@@ -1,8 +1,8 @@
 // Package fsx holds the low-level file-system primitives of git-echoes:
-// atomic replacement writes (conformance §5), create-only writes (§9 daily
+// atomic replacement writes (echoes-conformance §5), create-only writes (protocol §9 daily
 // entries, ecc-conformance §9.1), guarded no-follow reads with identity
 // checks (ecc-conformance §11.3), Python-compatible path resolution and
-// confinement (§3), the shared .echoes-vault/lock (§6) interoperable with
+// confinement (echoes-conformance §3), the shared .echoes-vault/lock (echoes-conformance §6) interoperable with
 // the reference Python engine, and Git's lockfile protocol for the files
 // Git owns. It is the only package of the module that makes file-system
 // system calls; it knows nothing about the meaning of vault files.
@@ -62,7 +62,7 @@
 // removal. Identity (Ident.SameFile) is device and inode on POSIX systems,
 // volume serial number and file index on Windows; Windows has no FIFOs.
 //
-// The lock (§6). O_CREAT|O_EXCL|O_WRONLY (Windows: CREATE_NEW) on every OS,
+// The lock (echoes-conformance §6). O_CREAT|O_EXCL|O_WRONLY (Windows: CREATE_NEW) on every OS,
 // interoperable with the reference's os.open. Windows: the lock's own
 // reads and mtime refreshes share delete access; removals retry while
 // another process (the reference reading its token) holds the file open

@@ -1,13 +1,9 @@
 package fsx
 
-import (
-	"errors"
-	"io"
-	"io/fs"
-)
+import "io/fs"
 
-// Ident is what a guarded reader checks about a file (ecc-conformance
-// §11.3): its type, its size, and its identity, the device and inode
+// Ident is what a guarded reader checks about a file
+// (ecc-conformance §11.3): its type, its size, and its identity, the device and inode
 // numbers (on Windows the volume serial number and the file index, which
 // is what Node's fs.Stats report there as dev and ino).
 type Ident struct {
@@ -57,16 +53,5 @@ func readLoop(buf []byte, read func([]byte) (int, error)) ([]byte, error) {
 		if n == 0 || len(buf) < cap(buf) {
 			return buf, nil
 		}
-	}
-}
-
-// eofAsZero adapts an io.Reader to readLoop, which expects 0, nil at EOF.
-func eofAsZero(r io.Reader) func([]byte) (int, error) {
-	return func(p []byte) (int, error) {
-		n, err := r.Read(p)
-		if errors.Is(err, io.EOF) {
-			return n, nil
-		}
-		return n, err
 	}
 }

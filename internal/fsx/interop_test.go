@@ -15,12 +15,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// pythonLock is the reference engine's lock algorithm (§6), transcribed.
+// pythonLock is the reference engine's lock algorithm (echoes-conformance §6), transcribed.
 // Usage: python3 -c pythonLock <lock> <wait-seconds>. It prints "held <token>"
 // or "busy", and when held, releases after a line arrives on stdin. Release
-// reads the file as text, closes it, then unlinks (§6 "Release"): unlinking
+// reads the file as text, closes it, then unlinks (echoes-conformance §6 "Release"): unlinking
 // inside the `with` would fail on Windows, where Python's open() does not
 // share delete access.
 const pythonLock = `
@@ -259,7 +261,7 @@ func referenceLockMain() error {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return err
-	case string(StripPythonSpace(content)) == token:
+	case pytext.Strip(string(content)) == token:
 		if err := os.Remove(lock); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}

@@ -13,7 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // ErrLockBusy means the shared lock is held by another writer (acquisition
@@ -28,7 +29,7 @@ type LockOptions struct {
 	Refresh time.Duration // mtime refresh period while held (15s); negative disables
 }
 
-// DefaultLockOptions returns the reference engine's timings (§6) plus the
+// DefaultLockOptions returns the reference engine's timings (echoes-conformance §6) plus the
 // recommended 15 s refresh.
 func DefaultLockOptions() LockOptions {
 	return LockOptions{Wait: 8 * time.Second, Poll: 50 * time.Millisecond, Stale: 60 * time.Second, Refresh: 15 * time.Second}
@@ -51,7 +52,7 @@ func (o LockOptions) withDefaults() LockOptions {
 	return o
 }
 
-// Lock is a held .echoes-vault/lock (§6).
+// Lock is a held .echoes-vault/lock (echoes-conformance §6).
 type Lock struct {
 	path  string
 	token string
@@ -73,7 +74,7 @@ func NewLockToken() (string, error) {
 	return strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:]), nil
 }
 
-// AcquireLock takes the shared lock at path following §6 exactly, with the
+// AcquireLock takes the shared lock at path following echoes-conformance §6 exactly, with the
 // Quirk recommendations: a stale lock is unlinked only if its content and
 // mtime are unchanged since the staleness decision, and the held lock's mtime
 // is refreshed every opt.Refresh while it still holds our token.
@@ -206,7 +207,7 @@ func (l *Lock) ownsFile() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return string(StripPythonSpace(b)) == l.token, nil
+	return pytext.Strip(string(b)) == l.token, nil
 }
 
 // Verify returns an error matching ErrLockBusy unless the lock file still
@@ -292,39 +293,4 @@ func (l *Lock) Release() error {
 		}
 	})
 	return l.relErr
-}
-
-// isPythonSpace reports whether r is whitespace for Python's str.strip().
-func isPythonSpace(r rune) bool {
-	switch {
-	case r >= 0x09 && r <= 0x0D, r >= 0x1C && r <= 0x20:
-		return true
-	case r == 0x85, r == 0xA0, r == 0x1680:
-		return true
-	case r >= 0x2000 && r <= 0x200A:
-		return true
-	case r == 0x2028, r == 0x2029, r == 0x202F, r == 0x205F, r == 0x3000:
-		return true
-	}
-	return false
-}
-
-// StripPythonSpace trims Python str.strip() whitespace from both ends of b
-// (decoded as UTF-8; invalid bytes are not whitespace).
-func StripPythonSpace(b []byte) []byte {
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
-		if r == utf8.RuneError && n <= 1 || !isPythonSpace(r) {
-			break
-		}
-		b = b[n:]
-	}
-	for len(b) > 0 {
-		r, n := utf8.DecodeLastRune(b)
-		if r == utf8.RuneError && n <= 1 || !isPythonSpace(r) {
-			break
-		}
-		b = b[:len(b)-n]
-	}
-	return b
 }

@@ -295,22 +295,6 @@ func TestLockReleaseStripsPythonWhitespace(t *testing.T) {
 	}
 }
 
-func TestStripPythonSpace(t *testing.T) {
-	cases := map[string]string{
-		"":                               "",
-		" \t\n\r\v\f x \x1c\x1d\x1e\x1f": "x",
-		"\u0085\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000a b\u3000": "a b",
-		"\u200bx\u200b": "\u200bx\u200b", // ZERO WIDTH SPACE is not whitespace
-		"\xffx\xff":     "\xffx\xff",
-		"\x00x":         "\x00x",
-	}
-	for in, want := range cases {
-		if got := string(StripPythonSpace([]byte(in))); got != want {
-			t.Errorf("StripPythonSpace(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestLockRefresh(t *testing.T) {
 	p := lockPath(t)
 	l, err := AcquireLock(p, LockOptions{Wait: time.Second, Poll: time.Millisecond, Refresh: 5 * time.Millisecond})

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// The lock file's accesses (§6). On POSIX systems these are the plain os
+// The lock file's accesses (echoes-conformance §6). On POSIX systems these are the plain os
 // calls: an open file never prevents another process from unlinking,
 // renaming or touching it.
 

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// The lock file's accesses (§6) under Windows sharing rules. The reference
+// The lock file's accesses (echoes-conformance §6) under Windows sharing rules. The reference
 // engine creates the lock with os.open(O_CREAT|O_EXCL|O_WRONLY), which is
 // CreateFile(CREATE_NEW) there, and reads it with open(), both sharing read
 // and write but not delete. The os package does the same. So that our own

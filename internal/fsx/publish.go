@@ -25,8 +25,8 @@ func (e *unsupportedError) Error() string { return e.err.Error() }
 func (e *unsupportedError) Unwrap() error { return e.err }
 
 // ErrChanged reports that a temporary file was replaced or is no longer a
-// regular file between its creation and the identity check (ecc-conformance
-// §9.1: "destination changed while it was being created").
+// regular file between its creation and the identity check
+// (ecc-conformance §9.1: "destination changed while it was being created").
 var ErrChanged = errors.New("file changed while it was being created")
 
 // PublishOptions tunes Publish.

@@ -39,19 +39,19 @@ func sameFile(a, b fs.FileInfo) bool {
 	return newIdent(0, 0, uint64(sa.Dev), uint64(sa.Ino)).SameFile(newIdent(0, 0, uint64(sb.Dev), uint64(sb.Ino)))
 }
 
-// IgnorableSyncError reports whether a directory fsync failed only because
+// ignorableSyncError reports whether a directory fsync failed only because
 // the file system cannot fsync directories. It is the one list of such
 // errors: EINVAL (Linux file systems without directory fsync, FUSE),
 // ENOTSUP/EOPNOTSUPP (network and some FUSE file systems), EBADF (systems
 // that refuse fsync on a descriptor opened read-only, as a directory is).
-func IgnorableSyncError(err error) bool {
+func ignorableSyncError(err error) bool {
 	return errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOTSUP) ||
 		errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.EBADF)
 }
 
 // SyncDir fsyncs a directory so that a rename, link or creation in it is
 // durable. File systems that cannot fsync directories are tolerated
-// (IgnorableSyncError). Errors are the os package's *fs.PathError (op
+// (ignorableSyncError). Errors are the os package's *fs.PathError (op
 // "open" or "sync").
 func SyncDir(dir string) error {
 	d, err := os.Open(dir)
@@ -59,7 +59,7 @@ func SyncDir(dir string) error {
 		return err
 	}
 	defer d.Close()
-	if err := d.Sync(); err != nil && !IgnorableSyncError(err) {
+	if err := d.Sync(); err != nil && !ignorableSyncError(err) {
 		return err
 	}
 	return nil
@@ -79,13 +79,17 @@ func renameUnsupported(err error) bool {
 		errors.Is(err, syscall.ENOSYS) || errors.Is(err, syscall.EINVAL)
 }
 
+// linkFile is os.Link; tests replace it to play a file system without
+// hard links (FAT, exFAT, some network file systems answer EPERM).
+var linkFile = os.Link
+
 // publishTemp is the create-only publication step: link(2), which fails on
 // any existing entry, even a dangling symlink; on file systems without hard
 // links, an atomic no-replace rename. Writing dest directly would never be
 // atomic, so where neither exists it reports *unsupportedError. On success
 // tmp may still exist (as a second name of the published file).
 func publishTemp(tmp, dest string) error {
-	err := os.Link(tmp, dest)
+	err := linkFile(tmp, dest)
 	if err == nil {
 		return nil
 	}

@@ -72,7 +72,7 @@ func TestDiscover(t *testing.T) {
 		// gitDiffers marks the one place where git's answer differs on
 		// purpose: from inside a git directory whose config sets
 		// core.worktree (a submodule's .git/modules/<name>), git reports that
-		// work tree, but the directory is not inside it, and §3 treats
+		// work tree, but the directory is not inside it, and echoes-conformance §3 treats
 		// "inside .git" as no work tree.
 		gitDiffers bool
 	}{

@@ -12,19 +12,19 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-echoes/git-echoes/gitvault/memory"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-func mustDecode(t *testing.T, s string) jsonx.Value {
+func mustDecode(t *testing.T, s string) pyjson.Value {
 	t.Helper()
-	v, err := jsonx.Decode(s)
+	v, err := pyjson.Decode(s)
 	if err != nil {
 		t.Fatalf("decode %s: %v", s, err)
 	}
 	return v
 }
 
-// TestValidateMessages pins the §17.5 problem lists, including the examples
+// TestValidateMessages pins the ecc-conformance §17.5 problem lists, including the examples
 // the conformance document gives.
 func TestValidateMessages(t *testing.T) {
 	long := strings.Repeat("x", 201)
@@ -80,7 +80,7 @@ func TestCheckSchemaRefusesUnknownKeywords(t *testing.T) {
 	}
 }
 
-// TestToolArguments covers §17.5 step 1 and the identity pre-check.
+// TestToolArguments covers ecc-conformance §17.5 step 1 and the identity pre-check.
 func TestToolArguments(t *testing.T) {
 	cfg := &Config{Memory: true, Harness: "claude", MaxOutput: DefaultMaxOutput}
 	tools := memoryTools(cfg)
@@ -155,7 +155,7 @@ func TestCheckHarness(t *testing.T) {
 	}
 }
 
-// TestMemoryErrors pins the §17.6 mapping: fixed messages (the core's may
+// TestMemoryErrors pins the ecc-conformance §17.6 mapping: fixed messages (the core's may
 // hold paths), MEMORY_READ_INCOMPLETE for reads only, secrets renamed.
 func TestMemoryErrors(t *testing.T) {
 	cases := []struct {
@@ -200,7 +200,7 @@ func textOf(res *mcp.CallToolResult) string {
 }
 
 // TestMemoryOutputBoundIsTheReferences: without an explicit --max-output,
-// memory results are bounded as §17.6 has it (1048576 UTF-8 bytes, then
+// memory results are bounded as ecc-conformance §17.6 has it (1048576 UTF-8 bytes, then
 // -32001), so a valid memory the reference returns (a body up to 65536
 // bytes) is readable, and search returns every result it ranked.
 func TestMemoryOutputBoundIsTheReferences(t *testing.T) {

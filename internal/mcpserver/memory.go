@@ -12,12 +12,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-echoes/git-echoes/gitvault/memory"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/jsjson"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // harnessSlug is the slug grammar ECC_MEMORY_HARNESS must match exactly:
 // no trimming and no case folding, so that the identity a client sees in
-// documents is byte for byte the one the operator configured (§17.1).
+// documents is byte for byte the one the operator configured (ecc-conformance §17.1).
 var harnessSlug = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
 // HarnessStartupError is the reference's startup message for a missing or
@@ -32,7 +33,7 @@ func CheckHarness(h string) error {
 	return nil
 }
 
-// The memory tool definitions are CONFORMANCE-ecc §17.4 verbatim (schemas
+// The memory tool definitions are ecc-conformance §17.4 verbatim (schemas
 // included), so clients written against the reference see the same tools.
 const (
 	memorySaveSchema   = `{"type":"object","additionalProperties":false,"required":["title","body"],"properties":{"title":{"type":"string","minLength":1,"maxLength":200},"body":{"type":"string","minLength":1,"maxLength":65536},"kind":{"type":"string","enum":["context","decision","fact","handoff","lesson","note","preference","runbook"],"default":"note"},"scope":{"type":"string","enum":["project","team","user"],"default":"project"},"targetHarnesses":{"type":"array","items":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"uniqueItems":true,"minItems":1,"maxItems":32,"default":["all"]},"tags":{"type":"array","items":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"uniqueItems":true,"maxItems":32,"default":[]},"links":{"type":"array","items":{"type":"string","pattern":"^mem_[a-z0-9][a-z0-9_-]{2,127}$"},"maxItems":64,"uniqueItems":true,"default":[]}}}`
@@ -83,10 +84,10 @@ func withTitle(a mcp.ToolAnnotations, title string) *mcp.ToolAnnotations {
 
 // Clients cannot choose the harness identity: the schemas declare no
 // sourceHarness or targetHarness and forbid additional properties, so such
-// a key fails validation with the §17.5 message
+// a key fails validation with the ecc-conformance §17.5 message
 // ("Invalid arguments for <tool>: / additionalProperties.").
 
-// userScopeDisabled is §17.1's refusal, after validation and before any
+// userScopeDisabled is ecc-conformance §17.1's refusal, after validation and before any
 // storage access.
 func (m *memoryServer) checkScopes(scopes ...string) error {
 	if !m.cfg.AllowUserScope && slices.Contains(scopes, "user") {
@@ -95,13 +96,13 @@ func (m *memoryServer) checkScopes(scopes ...string) error {
 	return nil
 }
 
-// roots resolves the vault roots per call (§3.1), so overrides and the
+// roots resolves the vault roots per call (ecc-conformance §3.1), so overrides and the
 // project layout are read fresh, as the reference does.
 func (m *memoryServer) roots() (*memory.Roots, error) {
 	return memory.ResolveRoots(memory.RootOptions{Cwd: m.cfg.MemoryCwd, Getenv: m.cfg.Getenv})
 }
 
-func (m *memoryServer) save(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (m *memoryServer) save(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	scope := argString(args, "scope", "project")
 	if err := m.checkScopes(scope); err != nil {
 		return nil, err
@@ -123,11 +124,11 @@ func (m *memoryServer) save(_ context.Context, args *jsonx.Obj) (*mcp.CallToolRe
 	if err != nil {
 		return memoryError("memory_save", err), nil
 	}
-	// The acknowledgement has no body and no path (§17.6 Observability).
-	return m.bounded(memory.MarshalPretty(memory.Object{{Key: "memory", Value: res.Memory.Summary()}}))
+	// The acknowledgement has no body and no path (ecc-conformance §17.6, ecc-seed §observability).
+	return m.bounded(jsjson.MarshalPretty(jsjson.Object{{Key: "memory", Value: res.Memory.Summary()}}))
 }
 
-func (m *memoryServer) search(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (m *memoryServer) search(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	scopes := argStrings(args, "scopes", nil)
 	if err := m.checkScopes(scopes...); err != nil {
 		return nil, err
@@ -152,10 +153,10 @@ func (m *memoryServer) search(_ context.Context, args *jsonx.Obj) (*mcp.CallTool
 	text, _, ok := m.fit(len(all), func(k int) string {
 		obj := (&memory.SearchResponse{Results: all[:k], Diagnostics: resp.Diagnostics}).RedactedJSON()
 		if k < len(all) {
-			obj = append(obj, memory.Field{Key: "outputTruncated", Value: true},
-				memory.Field{Key: "omittedResults", Value: len(all) - k})
+			obj = append(obj, jsjson.Field{Key: "outputTruncated", Value: true},
+				jsjson.Field{Key: "omittedResults", Value: len(all) - k})
 		}
-		return memory.MarshalPretty(obj)
+		return jsjson.MarshalPretty(obj)
 	})
 	if !ok {
 		return nil, outputTooLarge()
@@ -163,7 +164,7 @@ func (m *memoryServer) search(_ context.Context, args *jsonx.Obj) (*mcp.CallTool
 	return textResult(text), nil
 }
 
-func (m *memoryServer) read(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (m *memoryServer) read(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	var scopes []string
 	if s := argString(args, "scope", ""); s != "" {
 		scopes = []string{s}
@@ -184,14 +185,14 @@ func (m *memoryServer) read(_ context.Context, args *jsonx.Obj) (*mcp.CallToolRe
 	// never cut: a partial memory could read as a complete one.
 	backlinks := res.BacklinksJSON()
 	text, _, ok := m.fit(len(backlinks), func(k int) string {
-		obj := memory.Object{{Key: "memory", Value: res.Memory.Full()},
+		obj := jsjson.Object{{Key: "memory", Value: res.Memory.Full()},
 			{Key: "backlinks", Value: backlinks[:k]},
 			{Key: "backlinksTruncated", Value: res.BacklinksTruncated || k < len(backlinks)}}
 		if k < len(backlinks) {
-			obj = append(obj, memory.Field{Key: "outputTruncated", Value: true},
-				memory.Field{Key: "omittedBacklinks", Value: len(backlinks) - k})
+			obj = append(obj, jsjson.Field{Key: "outputTruncated", Value: true},
+				jsjson.Field{Key: "omittedBacklinks", Value: len(backlinks) - k})
 		}
-		return memory.MarshalPretty(obj)
+		return jsjson.MarshalPretty(obj)
 	})
 	if !ok {
 		return nil, outputTooLarge()
@@ -199,7 +200,7 @@ func (m *memoryServer) read(_ context.Context, args *jsonx.Obj) (*mcp.CallToolRe
 	return textResult(text), nil
 }
 
-func (m *memoryServer) doctor(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (m *memoryServer) doctor(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	scopes := argStrings(args, "scopes", nil)
 	if err := m.checkScopes(scopes...); err != nil {
 		return nil, err
@@ -212,12 +213,12 @@ func (m *memoryServer) doctor(_ context.Context, args *jsonx.Obj) (*mcp.CallTool
 	if err != nil {
 		return memoryError("memory_doctor", err), nil
 	}
-	// Counts only: paths would reveal other harnesses' files (§17.6).
-	return m.bounded(memory.MarshalPretty(rep.CountsJSON()))
+	// Counts only: paths would reveal other harnesses' files (ecc-conformance §17.6).
+	return m.bounded(jsjson.MarshalPretty(rep.CountsJSON()))
 }
 
 // MemoryOutputBytes is the reference's bound on a memory tool result's
-// text (§17.6): 1048576 UTF-8 bytes.
+// text (ecc-conformance §17.6): 1048576 UTF-8 bytes.
 const MemoryOutputBytes = 1 << 20
 
 // fits applies the memory output bound: the operator's --max-output in
@@ -230,7 +231,7 @@ func (m *memoryServer) fits(text string) bool {
 }
 
 // fit is fitItems under the memory output bound. With the reference's
-// bound nothing is dropped: the whole result fits or is the §17.6 error.
+// bound nothing is dropped: the whole result fits or is the ecc-conformance §17.6 error.
 func (m *memoryServer) fit(n int, render func(k int) string) (string, int, bool) {
 	if m.cfg.MemoryMaxOutput > 0 {
 		return fitItems(n, m.cfg.MemoryMaxOutput, render)
@@ -240,7 +241,7 @@ func (m *memoryServer) fit(n int, render func(k int) string) (string, int, bool)
 }
 
 // bounded returns text when it fits the output limit; a memory result is
-// never cut mid-document, so one that does not fit is the §17.6 error.
+// never cut mid-document, so one that does not fit is the ecc-conformance §17.6 error.
 func (m *memoryServer) bounded(text string) (*mcp.CallToolResult, error) {
 	if !m.fits(text) {
 		return nil, outputTooLarge()
@@ -252,7 +253,7 @@ func outputTooLarge() error {
 	return &jsonrpc.Error{Code: -32001, Message: "Memory tool response exceeds the bounded output limit."}
 }
 
-// memoryFailures are the §17.6 tool error codes and fixed messages. The
+// memoryFailures are the ecc-conformance §17.6 tool error codes and fixed messages. The
 // core's own message is not passed on: it may contain absolute paths.
 var memoryFailures = map[string][2]string{
 	"memory_save":   {"MEMORY_WRITE_REJECTED", "Memory write was rejected by validation."},
@@ -261,7 +262,7 @@ var memoryFailures = map[string][2]string{
 	"memory_doctor": {"MEMORY_DOCTOR_FAILED", "Memory doctor could not inspect the authorized vault."},
 }
 
-// memoryError maps a core failure to the §17.6 tool error. A read that
+// memoryError maps a core failure to the ecc-conformance §17.6 tool error. A read that
 // cannot prove completeness is MEMORY_READ_INCOMPLETE: no partial memory
 // accompanies it.
 func memoryError(name string, err error) *mcp.CallToolResult {
@@ -273,6 +274,6 @@ func memoryError(name string, err error) *mcp.CallToolResult {
 	if memory.ErrorCode(err) == memory.CodeSecret || strings.Contains(strings.ToLower(err.Error()), "suspected secret") {
 		msg = "Memory operation rejected a suspected secret."
 	}
-	return errorResult(memory.MarshalPretty(memory.Object{{Key: "error", Value: memory.Object{
+	return errorResult(jsjson.MarshalPretty(jsjson.Object{{Key: "error", Value: jsjson.Object{
 		{Key: "code", Value: code}, {Key: "message", Value: msg}}}}))
 }

@@ -15,7 +15,7 @@ const DefaultMaxOutput = 60000
 
 // MinMaxOutput and MaxMaxOutput bound --max-output. Below the minimum even
 // a truncation note does not fit; the maximum keeps every result under the
-// 1 MiB response bound of CONFORMANCE-ecc §17.6 (4 UTF-8 bytes a character).
+// 1 MiB response bound of ecc-conformance §17.6 (4 UTF-8 bytes a character).
 const (
 	MinMaxOutput = 200
 	MaxMaxOutput = 262144

@@ -8,15 +8,15 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // The tools' input schemas are JSON texts (the memory tools' are exactly
-// CONFORMANCE-ecc §17.4) validated by the small interpreter below rather than
-// by the SDK's typed AddTool. Two reasons: §17.5 fixes the error text as
+// ecc-conformance §17.4) validated by the small interpreter below rather than
+// by the SDK's typed AddTool. Two reasons: ecc-conformance §17.5 fixes the error text as
 // "<instance path> <keyword>" for the first three problems, and the SDK's
 // validator quotes the offending argument values in its messages, which
-// would echo a rejected secret back to the client (§17.6: no secret values
+// would echo a rejected secret back to the client (ecc-conformance §17.6: no secret values
 // in errors). The interpreter covers exactly the keywords our schemas use.
 
 // schemaProblem is one validation failure: where and which keyword.
@@ -51,8 +51,8 @@ func compiledPattern(p string) (*regexp.Regexp, error) {
 // checkSchema verifies that a schema text parses and that every keyword in
 // it is one validate understands, so that a typo in a schema fails the
 // server's construction instead of silently accepting everything.
-func checkSchema(s jsonx.Value) error {
-	if s.Kind != jsonx.Object {
+func checkSchema(s pyjson.Value) error {
+	if s.Kind != pyjson.Object {
 		return fmt.Errorf("schema is not an object")
 	}
 	for _, k := range s.Obj.Keys() {
@@ -86,22 +86,22 @@ func checkSchema(s jsonx.Value) error {
 // standard validator reports them: type first, then the object's required
 // and additional properties, then each declared property in schema order;
 // an array's size, then its items, then uniqueness.
-func validate(s, inst jsonx.Value, path string, out *[]schemaProblem) {
+func validate(s, inst pyjson.Value, path string, out *[]schemaProblem) {
 	at := path
 	if at == "" {
 		at = "/"
 	}
 	add := func(kw string) { *out = append(*out, schemaProblem{at, kw}) }
-	get := func(k string) (jsonx.Value, bool) { return s.Obj.Get(k) }
+	get := func(k string) (pyjson.Value, bool) { return s.Obj.Get(k) }
 	if t, ok := get("type"); ok && !hasType(inst, t.S) {
 		add("type")
 		return
 	}
-	if c, ok := get("const"); ok && !jsonx.Equal(c, inst) {
+	if c, ok := get("const"); ok && !pyjson.Equal(c, inst) {
 		add("const")
 	}
 	switch inst.Kind {
-	case jsonx.Object:
+	case pyjson.Object:
 		if req, ok := get("required"); ok {
 			for _, name := range req.Arr {
 				if !inst.Obj.Has(name.S) {
@@ -110,7 +110,7 @@ func validate(s, inst jsonx.Value, path string, out *[]schemaProblem) {
 			}
 		}
 		props, _ := get("properties")
-		if ap, ok := get("additionalProperties"); ok && ap.Kind == jsonx.Bool && !ap.B {
+		if ap, ok := get("additionalProperties"); ok && ap.Kind == pyjson.Bool && !ap.B {
 			for _, k := range inst.Obj.Keys() {
 				if !props.Obj.Has(k) {
 					add("additionalProperties")
@@ -123,7 +123,7 @@ func validate(s, inst jsonx.Value, path string, out *[]schemaProblem) {
 				validate(sub, v, path+"/"+escapePointer(name), out)
 			}
 		}
-	case jsonx.String:
+	case pyjson.String:
 		n := utf8.RuneCountInString(inst.S) // JSON Schema counts code points
 		if m, ok := get("minLength"); ok && n < intOf(m) {
 			add("minLength")
@@ -136,7 +136,7 @@ func validate(s, inst jsonx.Value, path string, out *[]schemaProblem) {
 				add("pattern")
 			}
 		}
-	case jsonx.Number:
+	case pyjson.Number:
 		f := inst.Num.Float64()
 		if m, ok := get("minimum"); ok && f < m.Num.Float64() {
 			add("minimum")
@@ -144,7 +144,7 @@ func validate(s, inst jsonx.Value, path string, out *[]schemaProblem) {
 		if m, ok := get("maximum"); ok && f > m.Num.Float64() {
 			add("maximum")
 		}
-	case jsonx.Array:
+	case pyjson.Array:
 		if m, ok := get("minItems"); ok && len(inst.Arr) < intOf(m) {
 			add("minItems")
 		}
@@ -163,7 +163,7 @@ func validate(s, inst jsonx.Value, path string, out *[]schemaProblem) {
 	if e, ok := get("enum"); ok {
 		found := false
 		for _, v := range e.Arr {
-			found = found || jsonx.Equal(v, inst)
+			found = found || pyjson.Equal(v, inst)
 		}
 		if !found {
 			add("enum")
@@ -171,21 +171,21 @@ func validate(s, inst jsonx.Value, path string, out *[]schemaProblem) {
 	}
 }
 
-func hasType(v jsonx.Value, t string) bool {
+func hasType(v pyjson.Value, t string) bool {
 	switch t {
 	case "object":
-		return v.Kind == jsonx.Object
+		return v.Kind == pyjson.Object
 	case "array":
-		return v.Kind == jsonx.Array
+		return v.Kind == pyjson.Array
 	case "string":
-		return v.Kind == jsonx.String
+		return v.Kind == pyjson.String
 	case "boolean":
-		return v.Kind == jsonx.Bool
+		return v.Kind == pyjson.Bool
 	case "number":
-		return v.Kind == jsonx.Number && !math.IsNaN(v.Num.Float64()) && !math.IsInf(v.Num.Float64(), 0)
+		return v.Kind == pyjson.Number && !math.IsNaN(v.Num.Float64()) && !math.IsInf(v.Num.Float64(), 0)
 	case "integer":
 		// Any whole number is an integer to JSON Schema, 2.0 included.
-		if v.Kind != jsonx.Number {
+		if v.Kind != pyjson.Number {
 			return false
 		}
 		if v.Num.IsInt {
@@ -197,15 +197,15 @@ func hasType(v jsonx.Value, t string) bool {
 	return false
 }
 
-func intOf(v jsonx.Value) int {
+func intOf(v pyjson.Value) int {
 	n, _ := v.Num.Int64()
 	return int(n)
 }
 
-func unique(vs []jsonx.Value) bool {
+func unique(vs []pyjson.Value) bool {
 	for i := range vs {
 		for j := i + 1; j < len(vs); j++ {
-			if jsonx.Equal(vs[i], vs[j]) {
+			if pyjson.Equal(vs[i], vs[j]) {
 				return false
 			}
 		}
@@ -217,7 +217,7 @@ func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
-// describeProblems renders the §17.5 problem list: the first three problems
+// describeProblems renders the ecc-conformance §17.5 problem list: the first three problems
 // joined by ", ".
 func describeProblems(ps []schemaProblem) string {
 	parts := make([]string, 0, 3)

@@ -11,7 +11,7 @@ import (
 
 // SerialTransport wraps a transport so that the server handles one request
 // at a time, in arrival order, as the reference memory server does
-// (CONFORMANCE-ecc §17.3). The SDK runs calls concurrently by design, so a
+// (ecc-conformance §17.2). The SDK runs calls concurrently by design, so a
 // client that pipelines a save and a read could otherwise see the read
 // finish first. The next message is not read until the response to the
 // current call has been written. Notifications do not wait.

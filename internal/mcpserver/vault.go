@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-echoes/git-echoes/gitvault"
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // EchoesVault tool schemas. Field names are the protocol's payload keys, so
@@ -97,26 +97,26 @@ func vaultTools(cfg *Config) []*tool {
 
 func (v *vaultServer) eng() *gitvault.Engine { return v.cfg.Engine }
 
-func (v *vaultServer) status(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (v *vaultServer) status(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	in := v.eng().Inspect()
 	if argString(args, "format", "json") == "card" {
 		return textResult(truncateLines(in.Card(), v.cfg.MaxOutput)), nil
 	}
-	return textResult(truncateLines(jsonx.Pretty(in.JSON()), v.cfg.MaxOutput)), nil
+	return textResult(truncateLines(pyjson.Pretty(in.JSON()), v.cfg.MaxOutput)), nil
 }
 
-func (v *vaultServer) search(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (v *vaultServer) search(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	res, err := v.eng().Search(argString(args, "query", ""), argInt(args, "limit", 100))
 	if err != nil {
 		return vaultError(err), nil
 	}
 	hits, _ := res.Obj.Get("results")
 	text, _, ok := fitItems(len(hits.Arr), v.cfg.MaxOutput, func(k int) string {
-		o := res.Obj.Clone().Set("results", jsonx.Arr(hits.Arr[:k]...))
+		o := res.Obj.Clone().Set("results", pyjson.Arr(hits.Arr[:k]...))
 		if k < len(hits.Arr) {
-			o.Set("outputTruncated", jsonx.Boolean(true)).Set("omittedResults", jsonx.Int(int64(len(hits.Arr)-k)))
+			o.Set("outputTruncated", pyjson.Boolean(true)).Set("omittedResults", pyjson.Int(int64(len(hits.Arr)-k)))
 		}
-		return jsonx.Pretty(o.Value())
+		return pyjson.Pretty(o.Value())
 	})
 	if !ok {
 		return vaultError(errors.New("The search result does not fit in --max-output; raise it.")), nil
@@ -127,7 +127,7 @@ func (v *vaultServer) search(_ context.Context, args *jsonx.Obj) (*mcp.CallToolR
 // readPage returns whole lines from startLine on, as many as fit. The hash
 // is always the whole page's, so a truncated read can still be followed by
 // a safe upsert, and nextStartLine tells how to read the rest.
-func (v *vaultServer) readPage(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (v *vaultServer) readPage(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	res, err := v.eng().ReadPage(argString(args, "filename", ""))
 	if err != nil {
 		return vaultError(err), nil
@@ -146,12 +146,12 @@ func (v *vaultServer) readPage(_ context.Context, args *jsonx.Obj) (*mcp.CallToo
 	text, kept, ok := fitItems(len(rest), v.cfg.MaxOutput, func(k int) string {
 		o := res.Obj.Clone()
 		o.Delete("content")
-		o.Set("totalLines", jsonx.Int(int64(total))).Set("startLine", jsonx.Int(int64(start))).
-			Set("endLine", jsonx.Int(int64(start+k-1))).Set("truncated", jsonx.Boolean(k < len(rest)))
+		o.Set("totalLines", pyjson.Int(int64(total))).Set("startLine", pyjson.Int(int64(start))).
+			Set("endLine", pyjson.Int(int64(start+k-1))).Set("truncated", pyjson.Boolean(k < len(rest)))
 		if k < len(rest) {
-			o.Set("nextStartLine", jsonx.Int(int64(start+k)))
+			o.Set("nextStartLine", pyjson.Int(int64(start+k)))
 		}
-		return jsonx.Pretty(o.Set("content", jsonx.Str(strings.Join(rest[:k], ""))).Value())
+		return pyjson.Pretty(o.Set("content", pyjson.Str(strings.Join(rest[:k], ""))).Value())
 	})
 	if !ok || (kept == 0 && len(rest) > 0) {
 		return vaultError(fmt.Errorf("Line %d of the page is longer than --max-output (%d characters) allows; raise --max-output to read it.", start, v.cfg.MaxOutput)), nil
@@ -159,18 +159,18 @@ func (v *vaultServer) readPage(_ context.Context, args *jsonx.Obj) (*mcp.CallToo
 	return textResult(text), nil
 }
 
-func (v *vaultServer) upsert(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (v *vaultServer) upsert(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	return v.json(v.eng().Upsert(payload(args)))
 }
 
-func (v *vaultServer) append(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (v *vaultServer) append(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	if err := v.checkAgent("echoes_append", args); err != nil {
 		return nil, err
 	}
 	return v.json(v.eng().Append(payload(args)))
 }
 
-func (v *vaultServer) start(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (v *vaultServer) start(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	out, err := v.eng().Start(argInt(args, "recent", 3))
 	if err != nil {
 		return vaultError(err), nil
@@ -180,7 +180,7 @@ func (v *vaultServer) start(_ context.Context, args *jsonx.Obj) (*mcp.CallToolRe
 
 // end finalizes only with an explicit confirmation: an agent deciding on its
 // own that the session is over must not commit durable knowledge.
-func (v *vaultServer) end(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResult, error) {
+func (v *vaultServer) end(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	if c, _ := args.Get("confirmExplicitUserEnd"); !c.B {
 		return vaultError(errors.New("echoes_end refused: set confirmExplicitUserEnd to true only after the user explicitly asked to end or save the session.")), nil
 	}
@@ -195,7 +195,7 @@ func (v *vaultServer) end(_ context.Context, args *jsonx.Obj) (*mcp.CallToolResu
 // checkAgent enforces the server-side writer identity: with --agent or
 // ECC_MEMORY_HARNESS configured, a client cannot sign daily entries as
 // another agent. Without one, the argument is the only identity there is.
-func (v *vaultServer) checkAgent(name string, args *jsonx.Obj) error {
+func (v *vaultServer) checkAgent(name string, args *pyjson.Obj) error {
 	a, ok := args.Get("agent")
 	if !ok || v.cfg.Agent == "" {
 		return nil
@@ -206,16 +206,16 @@ func (v *vaultServer) checkAgent(name string, args *jsonx.Obj) error {
 	return nil
 }
 
-func (v *vaultServer) json(res jsonx.Value, err error) (*mcp.CallToolResult, error) {
+func (v *vaultServer) json(res pyjson.Value, err error) (*mcp.CallToolResult, error) {
 	if err != nil {
 		return vaultError(err), nil
 	}
-	return textResult(truncateLines(jsonx.Pretty(res), v.cfg.MaxOutput)), nil
+	return textResult(truncateLines(pyjson.Pretty(res), v.cfg.MaxOutput)), nil
 }
 
 // payload serializes validated arguments as the engine's JSON payload.
-func payload(args *jsonx.Obj) gitvault.Payload {
-	data := []byte(jsonx.Compact(args.Value()))
+func payload(args *pyjson.Obj) gitvault.Payload {
+	data := []byte(pyjson.Compact(args.Value()))
 	return func() ([]byte, error) { return data, nil }
 }
 
@@ -228,6 +228,6 @@ func vaultError(err error) *mcp.CallToolResult {
 		msg = ve.Msg
 	}
 	msg = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(msg) // one line
-	return errorResult(jsonx.Compact(jsonx.ObjectValue(jsonx.NewObj().
-		Set("ok", jsonx.Boolean(false)).Set("error", jsonx.Str(msg)))))
+	return errorResult(pyjson.Compact(pyjson.ObjectValue(pyjson.NewObj().
+		Set("ok", pyjson.Boolean(false)).Set("error", pyjson.Str(msg)))))
 }

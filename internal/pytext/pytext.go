@@ -2,6 +2,8 @@
 // EchoesVault reference engine relies on (str.strip, str.split, splitlines,
 // casefold, universal-newline reads, int()), where Go's standard library
 // differs. Every byte the engine compares or writes goes through these.
+// See echoes-conformance §2.1 to echoes-conformance §2.5. The ECC memory
+// vault follows JavaScript's string rules instead: that is package jstext.
 package pytext
 
 import (

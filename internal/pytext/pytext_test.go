@@ -7,7 +7,7 @@ import (
 	"unicode"
 )
 
-// pythonSpace is Python's str.isspace set (CONFORMANCE-echoes §2.1).
+// pythonSpace is Python's str.isspace set (echoes-conformance §2.1).
 var pythonSpace = []rune{0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x85, 0xA0, 0x1680,
 	0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200A,
 	0x2028, 0x2029, 0x202F, 0x205F, 0x3000}
@@ -193,5 +193,21 @@ func TestStripUsesWholeSet(t *testing.T) {
 	ws := b.String()
 	if got := Strip(ws + "x" + ws); got != "x" {
 		t.Errorf("Strip left %q", got)
+	}
+}
+
+func TestStripPythonSpace(t *testing.T) {
+	cases := map[string]string{
+		"":                               "",
+		" \t\n\r\v\f x \x1c\x1d\x1e\x1f": "x",
+		"\u0085\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000a b\u3000": "a b",
+		"\u200bx\u200b": "\u200bx\u200b", // ZERO WIDTH SPACE is not whitespace
+		"\xffx\xff":     "\xffx\xff",
+		"\x00x":         "\x00x",
+	}
+	for in, want := range cases {
+		if got := Strip(in); got != want {
+			t.Errorf("Strip(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -1,4 +1,15 @@
-package memory
+// Package jstext reproduces the JavaScript (Node) string semantics the ECC
+// memory reference engine relies on, where Go's standard library differs:
+// the trim / \s set, UTF-16 code-unit lengths and slicing,
+// String.prototype.toLowerCase, localeCompare with the ICU root locale and
+// Number(string). See ecc-conformance §2.1, ecc-conformance §2.2,
+// ecc-conformance §2.3, ecc-conformance §2.4 and ecc-conformance §2.8. The
+// EchoesVault engine follows Python's rules instead: that is package pytext.
+//
+// Strings may carry lone UTF-16 surrogates read from frontmatter \udxxx
+// escapes; they are kept as WTF-8 (ED A0..BF xx) so that the JSON encoder
+// (package jsjson) can emit the same escape back instead of U+FFFD.
+package jstext
 
 import (
 	"math"
@@ -13,15 +24,9 @@ import (
 	"golang.org/x/text/language"
 )
 
-// This file reproduces the JavaScript string semantics the reference relies
-// on (trim set, UTF-16 lengths, toLowerCase, localeCompare, Number()).
-// Strings may carry lone UTF-16 surrogates read from frontmatter \udxxx
-// escapes; they are kept as WTF-8 (ED A0..BF xx) so that the JSON encoder
-// can emit the same escape back instead of U+FFFD.
-
-// isJSSpace reports whether r is in the JavaScript trim / \s set. Unlike
+// IsSpace reports whether r is in the JavaScript trim / \s set. Unlike
 // unicode.IsSpace it includes U+FEFF and excludes U+0085.
-func isJSSpace(r rune) bool {
+func IsSpace(r rune) bool {
 	switch {
 	case r >= 0x09 && r <= 0x0D, r == 0x20, r == 0xA0, r == 0x1680,
 		r >= 0x2000 && r <= 0x200A, r == 0x2028, r == 0x2029, r == 0x202F,
@@ -31,14 +36,14 @@ func isJSSpace(r rune) bool {
 	return false
 }
 
-// jsTrim is String.prototype.trim.
-func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
+// Trim is String.prototype.trim.
+func Trim(s string) string { return strings.TrimFunc(s, IsSpace) }
 
-// units decodes s (UTF-8 or WTF-8) into UTF-16 code units.
-func units(s string) []uint16 {
+// Units decodes s (UTF-8 or WTF-8) into UTF-16 code units.
+func Units(s string) []uint16 {
 	out := make([]uint16, 0, len(s))
 	for i := 0; i < len(s); {
-		if cu, ok := loneSurrogateAt(s, i); ok {
+		if cu, ok := LoneSurrogateAt(s, i); ok {
 			out = append(out, cu)
 			i += 3
 			continue
@@ -55,17 +60,17 @@ func units(s string) []uint16 {
 	return out
 }
 
-// loneSurrogateAt reports a WTF-8 encoded surrogate at s[i:].
-func loneSurrogateAt(s string, i int) (uint16, bool) {
+// LoneSurrogateAt reports a WTF-8 encoded surrogate at s[i:].
+func LoneSurrogateAt(s string, i int) (uint16, bool) {
 	if i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
 		return uint16(0xD000 | uint16(s[i+1]&0x3F)<<6 | uint16(s[i+2]&0x3F)), true
 	}
 	return 0, false
 }
 
-// fromUnits encodes UTF-16 code units back to a string, writing unpaired
+// FromUnits encodes UTF-16 code units back to a string, writing unpaired
 // surrogates as WTF-8 so that slicing through a pair stays representable.
-func fromUnits(u []uint16) string {
+func FromUnits(u []uint16) string {
 	var b strings.Builder
 	b.Grow(len(u))
 	for i := 0; i < len(u); i++ {
@@ -76,7 +81,7 @@ func fromUnits(u []uint16) string {
 				i++
 				continue
 			}
-			appendSurrogate(&b, uint16(c))
+			AppendSurrogate(&b, uint16(c))
 			continue
 		}
 		b.WriteRune(c)
@@ -84,17 +89,17 @@ func fromUnits(u []uint16) string {
 	return b.String()
 }
 
-func appendSurrogate(b *strings.Builder, cu uint16) {
+func AppendSurrogate(b *strings.Builder, cu uint16) {
 	b.WriteByte(0xED)
 	b.WriteByte(0x80 | byte(cu>>6)&0x3F)
 	b.WriteByte(0x80 | byte(cu)&0x3F)
 }
 
-// unitLen is the JavaScript .length of s (UTF-16 code units).
-func unitLen(s string) int {
+// UnitLen is the JavaScript .length of s (UTF-16 code units).
+func UnitLen(s string) int {
 	n := 0
 	for i := 0; i < len(s); {
-		if _, ok := loneSurrogateAt(s, i); ok {
+		if _, ok := LoneSurrogateAt(s, i); ok {
 			n++
 			i += 3
 			continue
@@ -110,12 +115,12 @@ func unitLen(s string) int {
 	return n
 }
 
-// hasLoneSurrogate reports WTF-8 surrogates (or other invalid UTF-8) in s.
-func hasLoneSurrogate(s string) bool { return !utf8.ValidString(s) }
+// HasLoneSurrogate reports WTF-8 surrogates (or other invalid UTF-8) in s.
+func HasLoneSurrogate(s string) bool { return !utf8.ValidString(s) }
 
-// replaceSurrogates turns WTF-8 surrogates into U+FFFD, as a UTF-8 encoder
+// ReplaceSurrogates turns WTF-8 surrogates into U+FFFD, as a UTF-8 encoder
 // (a terminal write) does.
-func replaceSurrogates(s string) string {
+func ReplaceSurrogates(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
@@ -124,9 +129,9 @@ func replaceSurrogates(s string) string {
 
 var lowerCaser = sync.Pool{New: func() any { c := cases.Lower(language.Und); return &c }}
 
-// jsLower is String.prototype.toLowerCase (full Unicode mappings,
+// ToLower is String.prototype.toLowerCase (full Unicode mappings,
 // including İ -> i̇ and final sigma).
-func jsLower(s string) string {
+func ToLower(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
@@ -162,15 +167,15 @@ var slugRank = func() [256]byte {
 	return t
 }()
 
-// localeCompare is JavaScript's String.prototype.localeCompare with the ICU
+// SlugRank is c's rank in that order, or 0 when c is not a slug character.
+func SlugRank(c byte) byte { return slugRank[c] }
+
+// LocaleCompare is JavaScript's String.prototype.localeCompare with the ICU
 // root locale. Ids, slugs and kind directories take an exact fast path;
 // everything else goes through x/text collation.
-func localeCompare(a, b string) int {
+func LocaleCompare(a, b string) int {
 	if r, ok := slugCompare(a, b); ok {
 		return r
-	}
-	if isTimestampShape(a) && isTimestampShape(b) {
-		return strings.Compare(a, b)
 	}
 	collatorMu.Lock()
 	defer collatorMu.Unlock()
@@ -207,9 +212,9 @@ func slugCompare(a, b string) (int, bool) {
 	return 0, true
 }
 
-// jsNumber is JavaScript Number(string).
-func jsNumber(s string) float64 {
-	s = jsTrim(s)
+// Number is JavaScript Number(string).
+func Number(s string) float64 {
+	s = Trim(s)
 	if s == "" {
 		return 0
 	}
@@ -226,7 +231,7 @@ func jsNumber(s string) float64 {
 		if base != 0 {
 			v := 0.0
 			for _, c := range s[2:] {
-				d := digitVal(c)
+				d := DigitValue(c)
 				if d < 0 || d >= base {
 					return math.NaN()
 				}
@@ -270,7 +275,7 @@ func jsNumber(s string) float64 {
 	return v
 }
 
-func digitVal(c rune) int {
+func DigitValue(c rune) int {
 	switch {
 	case c >= '0' && c <= '9':
 		return int(c - '0')
@@ -280,35 +285,4 @@ func digitVal(c rune) int {
 		return int(c-'A') + 10
 	}
 	return -1
-}
-
-// NormalizeLimit applies the reference's search limit rule to a number
-// produced by JavaScript Number(): max(1, min(n || 20, 100)), truncated.
-func NormalizeLimit(n float64) int {
-	if n == 0 || math.IsNaN(n) {
-		n = 20
-	}
-	n = math.Max(1, math.Min(n, 100))
-	return int(math.Trunc(n))
-}
-
-// ParseLimit is NormalizeLimit(Number(s)): the CLI --limit semantics.
-func ParseLimit(s string) int { return NormalizeLimit(jsNumber(s)) }
-
-// isUnsafeRune: C0 controls, DEL and C1, bidi embeddings/overrides and
-// isolates. The body allows TAB, LF and CR; callers decide.
-func isUnsafeRune(r rune) bool {
-	return r <= 0x1F || (r >= 0x7F && r <= 0x9F) || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
-}
-
-func hasUnsafe(s string, allowWhitespaceControls bool) bool {
-	for _, r := range s {
-		if isUnsafeRune(r) {
-			if allowWhitespaceControls && (r == '\t' || r == '\n' || r == '\r') {
-				continue
-			}
-			return true
-		}
-	}
-	return false
 }

@@ -1,4 +1,9 @@
-package memory
+// Package jsjson is JSON with JavaScript's semantics, as the ECC memory
+// reference engine (Node) writes and reads it: an encoder that writes
+// byte-for-byte what JSON.stringify writes and a strict JSON.parse. See
+// ecc-conformance §2.5 and ecc-conformance §2.6. The EchoesVault engine
+// follows Python's json instead: that is package pyjson.
+package jsjson
 
 import (
 	"errors"
@@ -7,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/jstext"
 )
 
 // The reference serialises with JSON.stringify and parses with JSON.parse.
@@ -26,7 +33,7 @@ type Field struct {
 
 // MarshalCompact encodes v as JSON.stringify(v) does. Supported values:
 // nil, bool, int, int64, float64, string, []string, []any, Object and
-// values implementing jsonValuer.
+// values implementing Valuer.
 func MarshalCompact(v any) string {
 	var b strings.Builder
 	encodeValue(&b, v, "", "")
@@ -40,8 +47,8 @@ func MarshalPretty(v any) string {
 	return b.String()
 }
 
-// jsonValuer lets result types present themselves as ordered objects.
-type jsonValuer interface{ jsonValue() any }
+// Valuer lets result types present themselves as ordered objects.
+type Valuer interface{ JSONValue() any }
 
 func encodeValue(b *strings.Builder, v any, indent, cur string) {
 	switch x := v.(type) {
@@ -64,7 +71,7 @@ func encodeValue(b *strings.Builder, v any, indent, cur string) {
 			b.WriteString(strconv.FormatFloat(x, 'f', -1, 64))
 		}
 	case string:
-		writeJSONString(b, x)
+		WriteString(b, x)
 	case []string:
 		arr := make([]any, len(x))
 		for i, s := range x {
@@ -88,7 +95,7 @@ func encodeValue(b *strings.Builder, v any, indent, cur string) {
 				b.WriteByte('\n')
 				b.WriteString(inner)
 			}
-			writeJSONString(b, f.Key)
+			WriteString(b, f.Key)
 			b.WriteByte(':')
 			if indent != "" {
 				b.WriteByte(' ')
@@ -100,11 +107,11 @@ func encodeValue(b *strings.Builder, v any, indent, cur string) {
 			b.WriteString(cur)
 		}
 		b.WriteByte('}')
-	case jsonValuer:
-		encodeValue(b, x.jsonValue(), indent, cur)
+	case Valuer:
+		encodeValue(b, x.JSONValue(), indent, cur)
 	default:
 		// Programming error: every caller passes the types listed above.
-		panic("memory: unsupported JSON value type")
+		panic("jsjson: unsupported JSON value type")
 	}
 }
 
@@ -134,10 +141,10 @@ func encodeArray(b *strings.Builder, arr []any, indent, cur string) {
 
 const hexDigits = "0123456789abcdef"
 
-// writeJSONString escapes exactly what JSON.stringify escapes: quote,
+// WriteString escapes exactly what JSON.stringify escapes: quote,
 // backslash, C0 controls (short forms where they exist) and lone
 // surrogates; everything else is raw.
-func writeJSONString(b *strings.Builder, s string) {
+func WriteString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -179,7 +186,7 @@ func writeJSONString(b *strings.Builder, s string) {
 			i++
 			continue
 		}
-		if cu, ok := loneSurrogateAt(s, i); ok {
+		if cu, ok := jstext.LoneSurrogateAt(s, i); ok {
 			b.WriteString(`\u`)
 			b.WriteByte(hexDigits[cu>>12])
 			b.WriteByte(hexDigits[cu>>8&0xF])
@@ -201,10 +208,10 @@ func writeJSONString(b *strings.Builder, s string) {
 
 var errJSON = errors.New("invalid JSON")
 
-// parseJSON is a strict JSON.parse: duplicate keys keep the last value,
+// Parse is a strict JSON.parse: duplicate keys keep the last value,
 // \udxxx escapes that do not pair become WTF-8 lone surrogates. Objects
 // decode to map[string]any, arrays to []any, numbers to float64.
-func parseJSON(s string) (any, error) {
+func Parse(s string) (any, error) {
 	p := jsonParser{s: s}
 	p.ws()
 	v, err := p.value(0)
@@ -444,7 +451,7 @@ func (p *jsonParser) str() (string, error) {
 					p.i = save
 				}
 				if utf16.IsSurrogate(r) {
-					appendSurrogate(&b, cu)
+					jstext.AppendSurrogate(&b, cu)
 				} else {
 					b.WriteRune(r)
 				}
@@ -464,7 +471,7 @@ func (p *jsonParser) hex4() (uint16, bool) {
 	}
 	var v uint16
 	for k := 0; k < 4; k++ {
-		d := digitVal(rune(p.s[p.i+k]))
+		d := jstext.DigitValue(rune(p.s[p.i+k]))
 		if d < 0 || d > 15 {
 			return 0, false
 		}

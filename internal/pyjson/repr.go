@@ -1,4 +1,4 @@
-package jsonx
+package pyjson
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// Repr returns Python's repr of the decoded value (§2.6): None, True, False,
+// Repr returns Python's repr of the decoded value (echoes-conformance §2.6): None, True, False,
 // integers in decimal, floats in float repr (nan, inf, -inf included), lists
 // as [a, b] and dicts as {'k': v, 'k2': w}.
 func Repr(v Value) string {
@@ -73,7 +73,7 @@ func IsPrintable(r rune) bool {
 	return unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S)
 }
 
-// ReprString returns Python's repr of the str s (§2.6). Invalid UTF-8 bytes
+// ReprString returns Python's repr of the str s (echoes-conformance §2.6). Invalid UTF-8 bytes
 // are rendered as U+FFFD.
 func ReprString(s string) string {
 	quote := byte('\'')

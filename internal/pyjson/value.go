@@ -1,8 +1,12 @@
-// Package jsonx is a JSON value model with Python json semantics: ordered objects,
-// exact integers, Python float repr, NaN/Infinity literals, and an encoder that
-// writes byte-for-byte what Python's json.dumps(..., ensure_ascii=False) writes.
-// See CONFORMANCE-echoes.md §2.6–§2.9.
-package jsonx
+// Package pyjson is a JSON value model with Python's json semantics (the
+// EchoesVault reference engine is Python): ordered objects, exact integers,
+// Python float repr, NaN/Infinity literals, a decoder that accepts and
+// rejects what json.loads does, and an encoder that writes byte-for-byte
+// what json.dumps(..., ensure_ascii=False) writes. See
+// echoes-conformance §2.6, echoes-conformance §2.7, echoes-conformance §2.8
+// and echoes-conformance §2.9. The ECC memory vault follows JavaScript's
+// JSON instead: that is package jsjson.
+package pyjson
 
 import (
 	"math"

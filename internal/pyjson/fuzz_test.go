@@ -1,4 +1,4 @@
-package jsonx
+package pyjson
 
 import (
 	"math"

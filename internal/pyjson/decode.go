@@ -1,4 +1,4 @@
-package jsonx
+package pyjson
 
 import (
 	"errors"
@@ -43,7 +43,7 @@ type LoneSurrogateError struct {
 	Code rune // the surrogate code unit, 0xD800–0xDFFF
 }
 
-// Decode parses text with Python json.loads semantics (§2.9): NaN, Infinity
+// Decode parses text with Python json.loads semantics (echoes-conformance §2.9): NaN, Infinity
 // and -Infinity are accepted, duplicate keys keep their first position and
 // take the last value, raw control characters inside strings are rejected, a
 // leading U+FEFF is an error, whitespace between tokens is only space, tab,

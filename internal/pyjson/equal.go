@@ -1,11 +1,11 @@
-package jsonx
+package pyjson
 
 import (
 	"math"
 	"math/big"
 )
 
-// Truthy reports Python truthiness (§2.7): null, false, 0, 0.0, -0.0, "",
+// Truthy reports Python truthiness (echoes-conformance §2.7): null, false, 0, 0.0, -0.0, "",
 // [] and {} are falsy; everything else (NaN included) is truthy.
 func Truthy(v Value) bool {
 	switch v.Kind {
@@ -25,7 +25,7 @@ func Truthy(v Value) bool {
 	return false
 }
 
-// Equal reports Python a == b for decoded JSON values (§2.7): numbers compare
+// Equal reports Python a == b for decoded JSON values (echoes-conformance §2.7): numbers compare
 // exactly by value across int, float and bool (true == 1 == 1.0, false == 0,
 // 2**53+1 != 9007199254740992.0), NaN != NaN, strings compare exactly, arrays
 // element by element, objects as key sets plus values ignoring key order.

@@ -1,4 +1,4 @@
-package jsonx
+package pyjson
 
 import (
 	"math"
@@ -7,7 +7,7 @@ import (
 )
 
 // Pretty returns json.dumps(v, indent=2, ensure_ascii=False) followed by "\n"
-// (§2.8): 2-space indentation, ": " after keys, "," at line ends, [] and {}
+// (echoes-conformance §2.8): 2-space indentation, ": " after keys, "," at line ends, [] and {}
 // for empty containers.
 func Pretty(v Value) string {
 	var b strings.Builder
