@@ -15,7 +15,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/git-echoes/git-echoes/internal/jsonx"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // What the scripts need to run on every OS, Windows (and Windows under
@@ -113,7 +113,7 @@ func cmdSetOSPath(ts *testscript.TestScript, neg bool, args []string) {
 	p := filepath.FromSlash(args[1])
 	switch form {
 	case "-json":
-		q := jsonx.Quote(p)
+		q := pyjson.Quote(p)
 		p = q[1 : len(q)-1]
 	case "-slash":
 		p = filepath.ToSlash(p)
@@ -278,10 +278,10 @@ func osPaths(data, work string, sep rune, fields []string) (string, error) {
 		end := int(dec.InputOffset())
 		start := prev + strings.IndexByte(data[prev:end], '"')
 		if sep == '\\' && strings.Contains(s, "/") {
-			return "", fmt.Errorf("%s: %s is not in Windows separators", field, jsonx.Quote(s))
+			return "", fmt.Errorf("%s: %s is not in Windows separators", field, pyjson.Quote(s))
 		}
 		out.WriteString(data[last:start])
-		out.WriteString(jsonx.Quote(slashPath(s, work, sep)))
+		out.WriteString(pyjson.Quote(slashPath(s, work, sep)))
 		last = end
 	}
 	out.WriteString(data[last:])
@@ -318,7 +318,7 @@ func keyPath(stack []frame) []string {
 // adapterPathFields are the path lists of an agent-adapter result
 // (agentAdapters in init, upgrade and migrate; the whole result of
 // configure-agents): workspace-relative, OS separators
-// (CONFORMANCE-echoes, adapter results).
+// (echoes-conformance §16.2).
 var adapterPathFields = []string{"guidesUpdated", "skillsUpdated", "commandsUpdated", "legacySkillsRedirected", "adapterConflicts"}
 
 // expandFields replaces @adapters by adapterPathFields.
