@@ -32,6 +32,8 @@ import (
 //	snapshot DIR NAME      record every entry below DIR (bytes, mode, link target)
 //	unchanged DIR NAME     DIR is exactly as recorded: nothing added, removed or changed
 //	countfiles DIR SUFFIX N  DIR holds exactly N regular files named *SUFFIX (recursively)
+//	exitcode N ARGS...     run git-echoes ARGS: the exit status is exactly N
+//	                       (stdout and stderr are kept for the next checks)
 func init() {
 	scriptCmds["fail2"] = cmdFail2
 	scriptCmds["usage2"] = cmdUsage2
@@ -41,6 +43,19 @@ func init() {
 	scriptCmds["snapshot"] = cmdSnapshot
 	scriptCmds["unchanged"] = cmdUnchanged
 	scriptCmds["countfiles"] = cmdCountFiles
+	scriptCmds["exitcode"] = cmdExitCode
+}
+
+func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "exitcode")
+	if len(args) < 1 {
+		ts.Fatalf("usage: exitcode N ARGS...")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	if code := execEchoes(ts, args[1:]); code != want {
+		ts.Fatalf("exit status %d, want %d", code, want)
+	}
 }
 
 func noNeg(ts *testscript.TestScript, neg bool, name string) {

@@ -40,7 +40,9 @@ func cmdConcat(ts *testscript.TestScript, neg bool, args []string) {
 // link target, relative path), sorted, to FILE. Comparing two listings
 // proves that a command changed no byte, mode or symlink, which a script
 // cannot show file by file. The private HOME (.home), Git's own directory
-// and listing files (*.tree) are left out.
+// and listing files (*.tree) are left out. Paths are written with "/" on
+// every OS, so a script greps one listing everywhere; the modes are the
+// OS's own (Windows has no Unix permission bits: guard those greps [unix]).
 func cmdTreeHash(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: treehash DIR FILE")
@@ -52,6 +54,7 @@ func cmdTreeHash(ts *testscript.TestScript, neg bool, args []string) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
 		if rel == "." {
 			return nil
 		}

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -27,25 +29,62 @@ var (
 	mcpBinErr  error
 )
 
-// mcpBinary builds git-echoes once for all MCP tests.
+// mcpBinary returns the git-echoes the MCP tests start: this test binary
+// under the name git-echoes (git-echoes.exe on Windows). TestMain dispatches
+// on that name (testscript.Main) and runs the real main's run, as the
+// scripts' git-echoes does, so no Go toolchain is needed where the tests run
+// (a Windows test binary under wine has none) and nothing is built twice.
+// The copy is made once and removed when the tests end (TestMain).
 func mcpBinary(t *testing.T) string {
 	t.Helper()
 	mcpBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "git-echoes-mcp-bin")
-		if err != nil {
-			mcpBinErr = err
-			return
-		}
-		mcpBin = filepath.Join(dir, "git-echoes")
-		out, err := exec.Command("go", "build", "-o", mcpBin, ".").CombinedOutput()
-		if err != nil {
-			mcpBinErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
+		mcpBin, mcpBinErr = installSelfAs(mcpBinDir, "git-echoes")
 	})
 	if mcpBinErr != nil {
 		t.Fatal(mcpBinErr)
 	}
 	return mcpBin
+}
+
+// mcpBinDir holds the MCP tests' git-echoes; TestMain creates and removes it.
+var mcpBinDir string
+
+// installSelfAs places this test binary in dir under name (plus .exe on
+// Windows): hard-linked when the file system allows it, else copied. On
+// Windows it is always copied: a link would be the running test binary's
+// own file, which cannot be deleted while it runs.
+func installSelfAs(dir, name string) (string, error) {
+	if dir == "" {
+		return "", errors.New("no directory for the test's git-echoes (TestMain did not run)")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	dst := filepath.Join(dir, name)
+	if runtime.GOOS == "windows" {
+		dst += ".exe"
+	}
+	if runtime.GOOS != "windows" && os.Link(self, dst) == nil {
+		return dst, nil
+	}
+	src, err := os.Open(self)
+	if err != nil {
+		return "", err
+	}
+	defer src.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(out, src); err != nil {
+		out.Close()
+		return "", err
+	}
+	if err := out.Close(); err != nil {
+		return "", err
+	}
+	return dst, nil
 }
 
 // mcpEnv is a private, minimal environment: a temporary HOME (the user
@@ -63,7 +102,19 @@ func newMCPEnv(t *testing.T) *mcpEnv {
 		t.Fatal(err)
 	}
 	e.vars = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + e.home, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL=" + filepath.Join(root, "gitconfig"), "ECC_MEMORY_HARNESS=claude"}
+		"GIT_CONFIG_GLOBAL=" + filepath.Join(root, "gitconfig")}
+	if runtime.GOOS == "windows" {
+		// os.UserHomeDir reads USERPROFILE there (the home-directory
+		// refusal), and the wine git bridge needs its server's address.
+		e.vars = append(e.vars, "USERPROFILE="+e.home)
+		for _, k := range passThroughEnv {
+			if v, ok := os.LookupEnv(k); ok {
+				e.vars = append(e.vars, k+"="+v)
+			}
+		}
+	}
+	// Last: TestMCPStartupRefusals drops it by slicing.
+	e.vars = append(e.vars, "ECC_MEMORY_HARNESS=claude")
 	if out, err := exec.Command("git", "init", "-q", e.repo).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
@@ -381,19 +432,19 @@ func TestMCPVaultTools(t *testing.T) {
 	}
 	toolErr(t, s, "echoes_read_page", map[string]any{"filename": "missing"}, "Page does not exist")
 	// A symlinked page could expose any file of the user's; it is refused.
-	outside := filepath.Join(e.home, "private.md")
-	if err := os.WriteFile(outside, []byte(echoesPage("private", "do not read\n")), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(outside, filepath.Join(e.repo, "EchoesVault", "pages", "link.md")); err != nil {
-		t.Fatal(err)
-	}
-	if msg := toolErr(t, s, "echoes_read_page", map[string]any{"filename": "link"}, "symbolic-link"); strings.Contains(msg, "do not read") {
-		t.Errorf("symlink target leaked: %s", msg)
-	}
-	if err := os.Remove(filepath.Join(e.repo, "EchoesVault", "pages", "link.md")); err != nil {
-		t.Fatal(err)
-	}
+	t.Run("symlinked page", func(t *testing.T) {
+		outside := filepath.Join(e.home, "private.md")
+		if err := os.WriteFile(outside, []byte(echoesPage("private", "do not read\n")), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		symlinkOrSkip(t, outside, filepath.Join(e.repo, "EchoesVault", "pages", "link.md"))
+		if msg := toolErr(t, s, "echoes_read_page", map[string]any{"filename": "link"}, "symbolic-link"); strings.Contains(msg, "do not read") {
+			t.Errorf("symlink target leaked: %s", msg)
+		}
+		if err := os.Remove(filepath.Join(e.repo, "EchoesVault", "pages", "link.md")); err != nil {
+			t.Fatal(err)
+		}
+	})
 
 	// Writer identity comes from the server (ECC_MEMORY_HARNESS here).
 	app := decodeJSON(t, ok(t, s, "echoes_append", map[string]any{"entry": "Looked at token rotation."}))
