@@ -1,7 +1,6 @@
 package gitvault
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -542,12 +541,7 @@ func checkFile(f snapFile, name string, isPage bool) []Finding {
 		return nil
 	}
 	if _, err := parsePage(text, true, false); err != nil {
-		var ve *Error
-		msg := err.Error()
-		if errors.As(err, &ve) {
-			msg = ve.Msg
-		}
-		return []Finding{{Path: f.path, Rule: RulePageInvalid, Message: "Invalid page " + name + ": " + msg}}
+		return []Finding{{Path: f.path, Rule: RulePageInvalid, Message: "Invalid page " + name + ": " + ErrorMessage(err)}}
 	}
 	return nil
 }

@@ -119,7 +119,7 @@ func (e *Engine) Inspect() *Inspection {
 		idx, renderErr = assembleIndex(names, loaded, nil)
 	}
 	if renderErr != nil {
-		h.IndexBuildErrors = []string{errMessage(renderErr)}
+		h.IndexBuildErrors = []string{ErrorMessage(renderErr)}
 	} else {
 		check = IndexCheck{Rendered: true, NeedsRefresh: currentIndex != idx.Text, PageCount: len(idx.Pages), SHA256: idx.SHA256}
 		if check.NeedsRefresh {
@@ -165,14 +165,6 @@ func (e *Engine) Inspect() *Inspection {
 	st := ws.ReadState()
 	st.Stats = Stats{TotalPages: h.TotalPages, TotalDailyLogs: h.TotalDailyLogs, DeprecatedPages: h.DeprecatedPages}
 	return &Inspection{Workspace: ws.Root, Vault: ws.Vault, State: st, Refresh: check, Health: h}
-}
-
-func errMessage(err error) string {
-	var ve *Error
-	if errors.As(err, &ve) {
-		return ve.Msg
-	}
-	return err.Error()
 }
 
 // pageChecks returns the sorted raw stems of deprecated pages and of pages

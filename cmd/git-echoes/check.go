@@ -101,20 +101,15 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Operational failure: one clear line, and in CI an annotation too, so
 	// a misconfigured gate is as visible as a failing one.
-	msg := err.Error()
-	var ve *gitvault.Error
-	if errors.As(err, &ve) {
-		msg = ve.Msg
-	}
+	msg := gitvault.ErrorMessage(err)
 	switch *format {
 	case "json":
-		io.WriteString(stdout, pyjson.Pretty(pyjson.ObjectValue(pyjson.NewObj().
-			Set("ok", pyjson.Boolean(false)).Set("source", pyjson.Str(opt.Source.String())).Set("error", pyjson.Str(msg)))))
+		io.WriteString(stdout, pyjson.Pretty(gitvault.ErrorReply(msg, pyjson.NewObj().Set("source", pyjson.Str(opt.Source.String())))))
 	case "github":
 		fmt.Fprintf(stdout, "::error title=git echoes check::%s\n", escapeGitHubData(msg))
 	}
 	fmt.Fprintf(stderr, "git echoes check: error: %s\n", firstLine(msg))
-	return exitError
+	return exitStatus(err)
 }
 
 func firstLine(s string) string {

@@ -230,14 +230,8 @@ func usage(stderr io.Writer, msg string) int {
 
 // fail prints an expected error in the reference's compact JSON shape.
 func fail(stderr io.Writer, err error) int {
-	msg := err.Error()
-	var ve *gitvault.Error
-	if errors.As(err, &ve) {
-		msg = ve.Msg
-	}
-	io.WriteString(stderr, pyjson.Compact(pyjson.ObjectValue(pyjson.NewObj().
-		Set("ok", pyjson.Boolean(false)).Set("error", pyjson.Str(msg))))+"\n")
-	return exitError
+	io.WriteString(stderr, pyjson.Compact(gitvault.ErrorReply(gitvault.ErrorMessage(err), nil))+"\n")
+	return exitStatus(err)
 }
 
 // invocation carries one parsed runtime command.

@@ -100,7 +100,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if identity != "" {
 		name, err := gitvault.NormalizeAgent(identity)
 		if err != nil {
-			fmt.Fprintf(stderr, "git echoes mcp: invalid agent identity %q: %s\n", identity, errMsg(err))
+			fmt.Fprintf(stderr, "git echoes mcp: invalid agent identity %q: %s\n", identity, gitvault.ErrorMessage(err))
 			return exitError
 		}
 		identity = name
@@ -158,14 +158,6 @@ func memoryMaxOutput(explicit bool, n int) int {
 func mcpUsageError(stderr io.Writer, msg string) int {
 	fmt.Fprintf(stderr, "%sgit echoes mcp: error: %s\n", mcpUsage, msg)
 	return exitUsage
-}
-
-func errMsg(err error) string {
-	var ve *gitvault.Error
-	if errors.As(err, &ve) {
-		return ve.Msg
-	}
-	return err.Error()
 }
 
 // isShutdown reports the normal ends of a session: the client closed stdin,

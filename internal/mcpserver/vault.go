@@ -222,12 +222,6 @@ func payload(args *pyjson.Obj) gitvault.Payload {
 // vaultError is a tool error in the CLI's one-line error shape
 // {"ok": false, "error": "..."}: the engine's message, never a trace.
 func vaultError(err error) *mcp.CallToolResult {
-	msg := err.Error()
-	var ve *gitvault.Error
-	if errors.As(err, &ve) {
-		msg = ve.Msg
-	}
-	msg = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(msg) // one line
-	return errorResult(pyjson.Compact(pyjson.ObjectValue(pyjson.NewObj().
-		Set("ok", pyjson.Boolean(false)).Set("error", pyjson.Str(msg)))))
+	msg := strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(gitvault.ErrorMessage(err)) // one line
+	return errorResult(pyjson.Compact(gitvault.ErrorReply(msg, nil)))
 }
