@@ -57,7 +57,7 @@ func TestNFDPageOnDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, _ := sr.Obj.Get("results")
+	results, _ := sr.JSON().Obj.Get("results")
 	if len(results.Arr) != 1 {
 		t.Fatalf("search results: %v", results)
 	}

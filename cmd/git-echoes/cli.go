@@ -361,7 +361,11 @@ func init() {
 			if err != nil {
 				return "", err
 			}
-			return jsonOut(inv.eng.Search(inv.positional[0], n))
+			res, err := inv.eng.Search(inv.positional[0], n)
+			if err != nil {
+				return "", err
+			}
+			return pyjson.Pretty(res.JSON()), nil
 		}}
 	runtimeCommands["hash"] = runtimeCommand{synopsis: "FILENAME", positionals: 1, positionalName: "filename", flags: noFlags,
 		run: func(inv *invocation) (string, error) { return jsonOut(inv.eng.Hash(inv.positional[0])) }}

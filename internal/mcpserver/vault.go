@@ -110,11 +110,13 @@ func (v *vaultServer) search(_ context.Context, args *pyjson.Obj) (*mcp.CallTool
 	if err != nil {
 		return vaultError(err), nil
 	}
-	hits, _ := res.Obj.Get("results")
-	text, _, ok := fitItems(len(hits.Arr), v.cfg.MaxOutput, func(k int) string {
-		o := res.Obj.Clone().Set("results", pyjson.Arr(hits.Arr[:k]...))
-		if k < len(hits.Arr) {
-			o.Set("outputTruncated", pyjson.Boolean(true)).Set("omittedResults", pyjson.Int(int64(len(hits.Arr)-k)))
+	hits := res.Hits
+	text, _, ok := fitItems(len(hits), v.cfg.MaxOutput, func(k int) string {
+		part := *res
+		part.Hits = hits[:k]
+		o := part.JSON().Obj
+		if k < len(hits) {
+			o.Set("outputTruncated", pyjson.Boolean(true)).Set("omittedResults", pyjson.Int(int64(len(hits)-k)))
 		}
 		return pyjson.Pretty(o.Value())
 	})
