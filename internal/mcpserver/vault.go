@@ -134,8 +134,7 @@ func (v *vaultServer) readPage(_ context.Context, args *pyjson.Obj) (*mcp.CallTo
 	if err != nil {
 		return vaultError(err), nil
 	}
-	content, _ := res.Obj.Get("content")
-	lines := strings.SplitAfter(content.S, "\n")
+	lines := strings.SplitAfter(res.Content, "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
@@ -146,7 +145,7 @@ func (v *vaultServer) readPage(_ context.Context, args *pyjson.Obj) (*mcp.CallTo
 	}
 	rest := lines[min(start-1, total):]
 	text, kept, ok := fitItems(len(rest), v.cfg.MaxOutput, func(k int) string {
-		o := res.Obj.Clone()
+		o := res.JSON().Obj
 		o.Delete("content")
 		o.Set("totalLines", pyjson.Int(int64(total))).Set("startLine", pyjson.Int(int64(start))).
 			Set("endLine", pyjson.Int(int64(start+k-1))).Set("truncated", pyjson.Boolean(k < len(rest)))
