@@ -137,7 +137,7 @@ func TestCheckNFDCollisionInGit(t *testing.T) {
 	if out := sb.Git(root, "ls-files", "-z", "EchoesVault/pages"); !strings.Contains(out, nfdStem+".md") {
 		t.Fatalf("git did not keep the NFD bytes: %q", out)
 	}
-	want := []Finding{{Path: "EchoesVault/pages/" + nfdStem + ".md", Rule: RuleNameCollision,
+	want := []Finding{{Path: "EchoesVault/pages/" + nfdStem + ".md", Rule: ruleNameCollision,
 		Message: "Page filenames collide across filesystems: 'CAFÉ' and '" + nfcStem + "'."}}
 	for _, src := range []CheckSource{CheckWorkTree, CheckStaged, CheckRev} {
 		res := mustCheck(t, e, CheckOptions{Source: src, Rev: "HEAD"})

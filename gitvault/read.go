@@ -15,7 +15,7 @@ func (e *Engine) ReadPage(filename string) (*ReadPageResult, error) {
 	if err := e.WS.Gate(); err != nil {
 		return nil, err
 	}
-	name, err := NormalizePageName(pyjson.Str(filename))
+	name, err := normalizePageName(pyjson.Str(filename))
 	if err != nil {
 		return nil, err
 	}
@@ -39,13 +39,13 @@ func (e *Engine) ReadPage(filename string) (*ReadPageResult, error) {
 	if !exists { // removed between the Lstat and the read
 		return nil, errorf("Page does not exist: %s", name)
 	}
-	return &ReadPageResult{Page: path, SHA256: TextHash(text), Content: text}, nil
+	return &ReadPageResult{Page: path, SHA256: textHash(text), Content: text}, nil
 }
 
 // ReadPageResult is one page as ReadPage read it.
 type ReadPageResult struct {
 	Page    string // the page file's path
-	SHA256  string // TextHash of Content: the whole page's hash
+	SHA256  string // textHash of Content: the whole page's hash
 	Content string
 }
 

@@ -49,7 +49,7 @@ func (e *Engine) Search(query string, limit int) (*SearchResult, error) {
 	if q == "" {
 		return nil, errorf("Search query cannot be empty.")
 	}
-	limit = max(1, min(limit, MaxLimit))
+	limit = max(1, min(limit, maxLimit))
 	hits, truncated, err := e.search(q, limit)
 	if err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ func (m *matcher) scan(raw, file string, max int) []SearchHit {
 		if !m.lineMatches(line) {
 			continue
 		}
-		text := strings.Clone(pytext.Truncate(pytext.Strip(line), SearchTextLimit))
+		text := strings.Clone(pytext.Truncate(pytext.Strip(line), searchTextLimit))
 		hits = append(hits, SearchHit{File: file, Line: lineNo, Text: text})
 		if len(hits) >= max {
 			break
