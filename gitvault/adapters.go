@@ -12,19 +12,19 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// AdapterResult is the agentAdapters object (echoes-conformance §16.2).
-type AdapterResult struct {
+// adapterResult is the agentAdapters object (echoes-conformance §16.2).
+type adapterResult struct {
 	RuntimeUpdated, ProtocolUpdated               bool
 	GuidesUpdated, SkillsUpdated, CommandsUpdated []string
 	LegacySkillsRedirected, AdapterConflicts      []string
 }
 
-func (r AdapterResult) JSON() pyjson.Value {
+func (r adapterResult) JSON() pyjson.Value {
 	return pyjson.ObjectValue(pyjson.NewObj().
 		Set("protocolVersion", pyjson.Str(ProtocolVersion)).
 		Set("engineVersion", pyjson.Str(EngineVersion)).
-		Set("managedAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
-		Set("codexAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
+		Set("managedAdapterVersion", pyjson.Str(managedAdapterVersion)).
+		Set("codexAdapterVersion", pyjson.Str(managedAdapterVersion)).
 		Set("runtimeUpdated", pyjson.Boolean(r.RuntimeUpdated)).
 		Set("protocolUpdated", pyjson.Boolean(r.ProtocolUpdated)).
 		Set("guidesUpdated", pyjson.Strs(r.GuidesUpdated)).
@@ -49,19 +49,19 @@ type adapterPlan struct {
 	ignore  []plannedWrite // the two ignore files (echoes-conformance §16.1)
 	runtime runtimeAction
 	writes  []plannedWrite // protocol, guides, skills, commands, legacy skills, in echoes-conformance §16.2 order
-	result  AdapterResult
+	result  adapterResult
 }
 
 // installAdapters plans and then writes the generated agent files (echoes-conformance §16.2).
 // installRuntime is true for init/migrate/upgrade, which may install or
 // replace the portable runtime; configure-agents only restores a missing one.
-func (w *writer) installAdapters(installRuntime bool) (AdapterResult, error) {
+func (w *writer) installAdapters(installRuntime bool) (adapterResult, error) {
 	plan, err := w.ws.planAdapters(installRuntime)
 	if err != nil {
-		return AdapterResult{}, err
+		return adapterResult{}, err
 	}
 	if err := w.writeIgnore(plan); err != nil {
-		return AdapterResult{}, err
+		return adapterResult{}, err
 	}
 	return w.applyAdapters(plan)
 }
@@ -72,7 +72,7 @@ func (ws *Workspace) planAdapters(installRuntime bool) (*adapterPlan, error) {
 	for _, f := range []struct {
 		path  string
 		lines []string
-	}{{ws.VaultIgnore, VaultIgnoreLines}, {ws.RuntimeIgnore, RuntimeIgnoreLines}} {
+	}{{ws.VaultIgnore, vaultIgnoreLines}, {ws.RuntimeIgnore, runtimeIgnoreLines}} {
 		data, changed, err := planLines(f.path, f.lines)
 		if err != nil {
 			return nil, err
@@ -159,7 +159,7 @@ func (p *adapterPlan) planProtocol(path string) error {
 		return wrapf(err, "Cannot read managed file %s: %s", path, detail(err))
 	case text == agentProtocolText:
 		return nil
-	case text != "" && !strings.Contains(text, GeneratedMarker):
+	case text != "" && !strings.Contains(text, generatedMarker):
 		return errorf("Refusing to overwrite non-EchoesVault file: %s. Move it or add the protocol manually.", path)
 	}
 	p.writes = append(p.writes, plannedWrite{path, []byte(agentProtocolText)})
@@ -204,16 +204,16 @@ func planGuide(path string) (data []byte, changed bool, err error) {
 // start marker (which the reference silently ignores, echoes-conformance §16.2 Quirk) make the
 // block malformed: the user must repair it by hand.
 func withManagedBlock(text, path string) (string, error) {
-	starts, ends := strings.Count(text, BlockStart), strings.Count(text, BlockEnd)
+	starts, ends := strings.Count(text, blockStart), strings.Count(text, blockEnd)
 	if starts != ends || starts > 1 {
 		return "", errorf("Malformed EchoesVault managed block in %s.", path)
 	}
 	if starts == 1 {
-		i, j := strings.Index(text, BlockStart), strings.Index(text, BlockEnd)
-		if j < i+len(BlockStart) {
+		i, j := strings.Index(text, blockStart), strings.Index(text, blockEnd)
+		if j < i+len(blockStart) {
 			return "", errorf("Malformed EchoesVault managed block in %s.", path)
 		}
-		return text[:i] + managedBlock + text[j+len(BlockEnd):], nil
+		return text[:i] + managedBlock + text[j+len(blockEnd):], nil
 	}
 	if pytext.IsBlank(text) {
 		return managedBlock + "\n", nil
@@ -232,7 +232,7 @@ func (p *adapterPlan) planSkill(ws *Workspace, path string) error {
 		return wrapf(err, "Cannot read managed file %s: %s", path, detail(err))
 	case text == skillText:
 		return nil
-	case text != "" && !strings.Contains(text, GeneratedMarker):
+	case text != "" && !strings.Contains(text, generatedMarker):
 		// Any non-empty file (whitespace-only included) is the user's.
 		p.result.AdapterConflicts = append(p.result.AdapterConflicts, ws.Rel(path))
 		return nil
@@ -253,7 +253,7 @@ func (p *adapterPlan) planCommand(ws *Workspace, path, want string) error {
 		return wrapf(err, "Cannot read OpenCode command %s: %s", path, detail(err))
 	case text == want:
 		return nil
-	case text != "" && !strings.Contains(text, GeneratedMarker) && !containsAny(text, legacyCommandSignatures):
+	case text != "" && !strings.Contains(text, generatedMarker) && !containsAny(text, legacyCommandSignatures):
 		p.result.AdapterConflicts = append(p.result.AdapterConflicts, ws.Rel(path))
 		return nil
 	}
@@ -282,7 +282,7 @@ func (p *adapterPlan) planLegacySkill(ws *Workspace, path string, l legacyRedire
 		conflict()
 		return
 	}
-	owned := strings.Contains(text, GeneratedMarker) && strings.Contains(text, LegacyRedirectID)
+	owned := strings.Contains(text, generatedMarker) && strings.Contains(text, legacyRedirectID)
 	if !owned && !containsAny(text, l.signatures) {
 		conflict()
 		return
@@ -314,18 +314,18 @@ func (w *writer) writeIgnore(p *adapterPlan) error {
 }
 
 // applyAdapters writes the planned runtime and adapter files in echoes-conformance §16.2 order.
-func (w *writer) applyAdapters(p *adapterPlan) (AdapterResult, error) {
+func (w *writer) applyAdapters(p *adapterPlan) (adapterResult, error) {
 	if err := w.writeIgnore(p); err != nil {
-		return AdapterResult{}, err
+		return adapterResult{}, err
 	}
 	if p.runtime != runtimeKeep {
 		if err := w.installLauncher(); err != nil {
-			return AdapterResult{}, err
+			return adapterResult{}, err
 		}
 	}
 	for _, f := range p.writes {
 		if err := w.write(f.path, f.data); err != nil {
-			return AdapterResult{}, err
+			return adapterResult{}, err
 		}
 	}
 	return p.result, nil

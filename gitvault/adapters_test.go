@@ -8,7 +8,7 @@ import (
 )
 
 func TestAdapterManagedBlockSplice(t *testing.T) {
-	const s, e = BlockStart, BlockEnd
+	const s, e = blockStart, blockEnd
 	tests := []struct {
 		name, in, want string
 		malformed      bool
@@ -49,16 +49,16 @@ func TestAdapterTextsCarryRecognitionStrings(t *testing.T) {
 	}
 	for _, l := range legacyRedirects {
 		texts[l.dir] = l.text
-		if !strings.Contains(l.text, LegacyRedirectID) || containsAny(l.text, l.signatures) {
-			t.Errorf("%s: a redirect must say %q and must not carry its legacy signatures", l.dir, LegacyRedirectID)
+		if !strings.Contains(l.text, legacyRedirectID) || containsAny(l.text, l.signatures) {
+			t.Errorf("%s: a redirect must say %q and must not carry its legacy signatures", l.dir, legacyRedirectID)
 		}
 		if !strings.HasPrefix(l.text, "---\nname: "+l.dir+"\ndescription: ") {
 			t.Errorf("%s: redirect lacks skill frontmatter", l.dir)
 		}
 	}
 	for name, text := range texts {
-		if !strings.Contains(text, GeneratedMarker) || !strings.Contains(text, AdapterMarker) {
-			t.Errorf("%s: missing %q or %q", name, GeneratedMarker, AdapterMarker)
+		if !strings.Contains(text, generatedMarker) || !strings.Contains(text, adapterMarker) {
+			t.Errorf("%s: missing %q or %q", name, generatedMarker, adapterMarker)
 		}
 		if name != "protocol" && !strings.Contains(text, runtimeCall) {
 			t.Errorf("%s: does not delegate to %q", name, runtimeCall)
@@ -68,8 +68,8 @@ func TestAdapterTextsCarryRecognitionStrings(t *testing.T) {
 		}
 	}
 	if !strings.Contains(managedBlock, "Managed adapter version: 1.1.1. Reference engine: 1.1.1.") ||
-		!strings.HasPrefix(managedBlock, BlockStart+"\n") || !strings.HasSuffix(managedBlock, "\n"+BlockEnd) ||
-		strings.Count(managedBlock, BlockStart) != 1 || strings.Count(managedBlock, BlockEnd) != 1 {
+		!strings.HasPrefix(managedBlock, blockStart+"\n") || !strings.HasSuffix(managedBlock, "\n"+blockEnd) ||
+		strings.Count(managedBlock, blockStart) != 1 || strings.Count(managedBlock, blockEnd) != 1 {
 		t.Errorf("managed block shape is wrong:\n%s", managedBlock)
 	}
 	if !strings.HasPrefix(skillText, "---\nname: echoes-vault\ndescription: ") {
@@ -85,17 +85,17 @@ func TestAdapterLauncherVersionLines(t *testing.T) {
 	if err := os.MkdirAll(ws.RuntimeDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(ws.Runtime, []byte(LauncherSource), 0o755); err != nil {
+	if err := os.WriteFile(ws.Runtime, []byte(launcherSource), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	rs := ws.RuntimeStatus()
-	if !rs.Recognized || !rs.Current || VersionString(rs.Engine) != EngineVersion || VersionString(rs.Protocol) != ProtocolVersion {
+	if !rs.Recognized || !rs.Current || versionString(rs.Engine) != EngineVersion || versionString(rs.Protocol) != ProtocolVersion {
 		t.Fatalf("launcher status = %+v", rs)
 	}
-	if !IsLauncher(LauncherSource) || strings.Contains(LauncherSource, "\r") || !strings.HasPrefix(LauncherSource, "#!/usr/bin/env python3\n") {
+	if !isLauncher(launcherSource) || strings.Contains(launcherSource, "\r") || !strings.HasPrefix(launcherSource, "#!/usr/bin/env python3\n") {
 		t.Fatal("launcher is not recognisable as git-echoes' own LF Python script")
 	}
-	if IsLauncher("x = 1\n# GIT_ECHOES_LAUNCHER = True\n") {
+	if isLauncher("x = 1\n# GIT_ECHOES_LAUNCHER = True\n") {
 		t.Fatal("the marker must be a whole line")
 	}
 	if act, err := ws.planRuntime(true); err != nil || act != runtimeKeep {

@@ -95,7 +95,7 @@ func BenchmarkParsePage(b *testing.B) {
 	page := "---\ntype: architecture\nstack: [go]\nstatus: active\nsummary: A page.\n---\n\n" + strings.Repeat("Some body text about tokens.\n", 150)
 	b.SetBytes(int64(len(page)))
 	for b.Loop() {
-		if _, err := ParsePage(page, true); err != nil {
+		if _, err := validatePage(page, true); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -103,7 +103,7 @@ func BenchmarkParsePage(b *testing.B) {
 
 func BenchmarkNormalizePageName(b *testing.B) {
 	for b.Loop() {
-		if _, err := NormalizePageName(pyjson.Str("  Straße Notes.md ")); err != nil {
+		if _, err := normalizePageName(pyjson.Str("  Straße Notes.md ")); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -27,7 +27,7 @@ func (in *Inspection) Card() string {
 		"",
 		"| Storage | Knowledge | Session |",
 		"|---|---|---|",
-		"| " + FormatBytes(h.Storage.TotalBytes) + " · " + strconv.Itoa(h.Storage.TotalFiles) + " files | " +
+		"| " + formatBytes(h.Storage.TotalBytes) + " · " + strconv.Itoa(h.Storage.TotalFiles) + " files | " +
 			strconv.Itoa(h.TotalPages) + " pages · " + strconv.Itoa(h.TotalDailyLogs) + " logs | " + in.State.sessionLabel() + " |",
 		"",
 	}
@@ -79,10 +79,10 @@ func (st *State) sessionLabel() string {
 	return "active"
 }
 
-// FormatBytes prints a size as the card does: "<n> B" below 1024, else one
+// formatBytes prints a size as the card does: "<n> B" below 1024, else one
 // correctly rounded decimal in KB, MB, GB or TB (1024 → "1.0 KB",
 // 1048575 → "1024.0 KB": the unit is chosen before rounding).
-func FormatBytes(n int64) string {
+func formatBytes(n int64) string {
 	if n < 1024 {
 		return strconv.FormatInt(n, 10) + " B"
 	}

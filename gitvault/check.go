@@ -1,7 +1,6 @@
 package gitvault
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -49,18 +48,18 @@ func (s CheckSource) String() string {
 // Rule ids of check findings. They are stable: CI annotations and scripts
 // match on them.
 const (
-	RulePageInvalid        = "page-invalid"
-	RuleNameCollision      = "name-collision"
-	RuleConflictMarker     = "conflict-marker"
-	RuleUnmergedPath       = "unmerged-path"
-	RuleLocalOnlyCommitted = "local-only-committed"
-	RuleMarkerInvalid      = "marker-invalid"
-	RuleMarkerMissing      = "marker-missing"
-	RuleUntrackedDurable   = "untracked-durable"
-	// RuleWindowsName reports a vault path that cannot exist on Windows
+	rulePageInvalid        = "page-invalid"
+	ruleNameCollision      = "name-collision"
+	ruleConflictMarker     = "conflict-marker"
+	ruleUnmergedPath       = "unmerged-path"
+	ruleLocalOnlyCommitted = "local-only-committed"
+	ruleMarkerInvalid      = "marker-invalid"
+	ruleMarkerMissing      = "marker-missing"
+	ruleUntrackedDurable   = "untracked-durable"
+	// ruleWindowsName reports a vault path that cannot exist on Windows
 	// (internal/winname): git checkout fails there for every Windows clone,
 	// so CI on any OS must catch it before it lands (issue 8).
-	RuleWindowsName = "windows-name"
+	ruleWindowsName = "windows-name"
 )
 
 // CheckOptions configure Check.
@@ -156,12 +155,12 @@ func (e *Engine) Check(opt CheckOptions) (*CheckResult, error) {
 			return nil, wrapf(err, "Cannot read the Git repository: %s", err.Error())
 		}
 		for _, p := range g.UntrackedDurableFiles {
-			res.Findings = append(res.Findings, Finding{Path: p, Rule: RuleUntrackedDurable,
-				Message: "durable vault file is not tracked by Git; run: git add -- " + ShellQuote(p)})
+			res.Findings = append(res.Findings, Finding{Path: p, Rule: ruleUntrackedDurable,
+				Message: "durable vault file is not tracked by Git; run: git add -- " + shellQuote(p)})
 		}
 		for _, p := range g.IgnoredDurableFiles {
-			res.Findings = append(res.Findings, Finding{Path: p, Rule: RuleUntrackedDurable,
-				Message: "durable vault file is ignored and not tracked by Git; run: git add -f -- " + ShellQuote(p)})
+			res.Findings = append(res.Findings, Finding{Path: p, Rule: ruleUntrackedDurable,
+				Message: "durable vault file is ignored and not tracked by Git; run: git add -f -- " + shellQuote(p)})
 		}
 	}
 	sortFindings(res.Findings)
@@ -398,14 +397,14 @@ func markerFromBytes(data []byte) MarkerRead {
 func (s *Snapshot) validate(src CheckSource) []Finding {
 	var out []Finding
 	for _, p := range s.localOnly {
-		out = append(out, Finding{Path: p, Rule: RuleLocalOnlyCommitted,
-			Message: "local-only file is " + s.localVerb + "; it must never be committed (run: git rm --cached -- " + ShellQuote(p) + ")"})
+		out = append(out, Finding{Path: p, Rule: ruleLocalOnlyCommitted,
+			Message: "local-only file is " + s.localVerb + "; it must never be committed (run: git rm --cached -- " + shellQuote(p) + ")"})
 	}
 	if !s.hasVault() {
 		return out
 	}
 	for _, p := range s.unmerged {
-		out = append(out, Finding{Path: p, Rule: RuleUnmergedPath,
+		out = append(out, Finding{Path: p, Rule: ruleUnmergedPath,
 			Message: "unresolved merge conflict: resolve the file, then git add it"})
 	}
 	out = append(out, s.markerFindings(src)...)
@@ -423,13 +422,13 @@ func (s *Snapshot) markerFindings(src CheckSource) []Finding {
 		if len(s.files) == 0 {
 			return nil // only unmerged paths: reported already
 		}
-		return []Finding{{Path: markerPath, Rule: RuleMarkerMissing,
+		return []Finding{{Path: markerPath, Rule: ruleMarkerMissing,
 			Message: "EchoesVault has no protocol marker (a legacy or uninitialized vault); run the echoes-init workflow (git echoes migrate)"}}
 	}
 	// On disk the engine follows a symlinked marker (confinement is checked
 	// at workspace resolution); in Git a symlink's blob is its target path.
 	if !f.regular && src != CheckWorkTree {
-		return []Finding{{Path: markerPath, Rule: RuleMarkerInvalid, Message: "Invalid EchoesVault marker: not a regular file"}}
+		return []Finding{{Path: markerPath, Rule: ruleMarkerInvalid, Message: "Invalid EchoesVault marker: not a regular file"}}
 	}
 	data, err := f.read()
 	var m MarkerRead
@@ -439,10 +438,10 @@ func (s *Snapshot) markerFindings(src CheckSource) []Finding {
 		m = markerFromBytes(data)
 	}
 	if m.Err != nil {
-		return []Finding{{Path: markerPath, Rule: RuleMarkerInvalid, Message: m.Err.Msg}}
+		return []Finding{{Path: markerPath, Rule: ruleMarkerInvalid, Message: m.Err.Msg}}
 	}
 	if gate, _ := m.check(); gate != "" {
-		return []Finding{{Path: markerPath, Rule: RuleMarkerInvalid, Message: gate}}
+		return []Finding{{Path: markerPath, Rule: ruleMarkerInvalid, Message: gate}}
 	}
 	return nil
 }
@@ -460,7 +459,7 @@ func (s *Snapshot) windowsNameFindings() []Finding {
 			return
 		}
 		seen[prefix] = true
-		out = append(out, Finding{Path: prefix, Rule: RuleWindowsName,
+		out = append(out, Finding{Path: prefix, Rule: ruleWindowsName,
 			Message: "name cannot exist on Windows: " + pyjson.ReprString(path.Base(prefix)) + " (" + reason +
 				"); git checkout fails for every Windows clone, so rename it"})
 	}
@@ -479,10 +478,10 @@ func (s *Snapshot) collisionFindings() []Finding {
 	var out []Finding
 	seen := make(map[string]string, len(s.pages))
 	for _, n := range s.pages {
-		stem := pytext.NFC(PageStem(n))
+		stem := pytext.NFC(pageStem(n))
 		key := pytext.Casefold(stem)
 		if first, ok := seen[key]; ok {
-			out = append(out, Finding{Path: vaultPrefix + "pages/" + n, Rule: RuleNameCollision,
+			out = append(out, Finding{Path: vaultPrefix + "pages/" + n, Rule: ruleNameCollision,
 				Message: "Page filenames collide across filesystems: " + pyjson.ReprString(first) + " and " + pyjson.ReprString(stem) + "."})
 			continue
 		}
@@ -520,12 +519,12 @@ func (s *Snapshot) contentFindings() []Finding {
 func checkFile(f snapFile, name string, isPage bool) []Finding {
 	data, err := f.read()
 	if err != nil {
-		return []Finding{{Path: f.path, Rule: RulePageInvalid, Message: "Cannot read " + f.path + ": " + readDetail(err)}}
+		return []Finding{{Path: f.path, Rule: rulePageInvalid, Message: "Cannot read " + f.path + ": " + readDetail(err)}}
 	}
 	text, decodeErr := pytext.DecodeText(data)
 	if decodeErr != nil {
 		if isPage {
-			return []Finding{{Path: f.path, Rule: RulePageInvalid, Message: "Cannot read page " + name + ": " + readDetail(decodeErr)}}
+			return []Finding{{Path: f.path, Rule: rulePageInvalid, Message: "Cannot read page " + name + ": " + readDetail(decodeErr)}}
 		}
 		// Conflict markers are ASCII: look for them in the raw bytes.
 		text = string(data)
@@ -533,7 +532,7 @@ func checkFile(f snapFile, name string, isPage bool) []Finding {
 	if markers := merge.FindConflictMarkers(text); len(markers) > 0 {
 		out := make([]Finding, len(markers))
 		for i, m := range markers {
-			out[i] = Finding{Path: f.path, Line: m.Line, Rule: RuleConflictMarker,
+			out[i] = Finding{Path: f.path, Line: m.Line, Rule: ruleConflictMarker,
 				Message: "unresolved Git conflict marker " + pyjson.ReprString(m.Text)}
 		}
 		return out
@@ -542,12 +541,7 @@ func checkFile(f snapFile, name string, isPage bool) []Finding {
 		return nil
 	}
 	if _, err := parsePage(text, true, false); err != nil {
-		var ve *Error
-		msg := err.Error()
-		if errors.As(err, &ve) {
-			msg = ve.Msg
-		}
-		return []Finding{{Path: f.path, Rule: RulePageInvalid, Message: "Invalid page " + name + ": " + msg}}
+		return []Finding{{Path: f.path, Rule: rulePageInvalid, Message: "Invalid page " + name + ": " + ErrorMessage(err)}}
 	}
 	return nil
 }

@@ -116,7 +116,7 @@ func TestCheckMarker(t *testing.T) {
 		sb.Git(root, "add", "-A")
 		for _, src := range []CheckSource{CheckWorkTree, CheckStaged} {
 			res := mustCheck(t, e, CheckOptions{Source: src})
-			if len(res.Findings) != 1 || res.Findings[0].Rule != RuleMarkerInvalid || res.Findings[0].Message != c.want {
+			if len(res.Findings) != 1 || res.Findings[0].Rule != ruleMarkerInvalid || res.Findings[0].Message != c.want {
 				t.Errorf("%v %s: %+v", src, c.content, res.Findings)
 			}
 		}

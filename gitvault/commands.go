@@ -15,7 +15,7 @@ func (e *Engine) Hash(filename string) (pyjson.Value, error) {
 	if err := e.WS.Gate(); err != nil {
 		return pyjson.Value{}, err
 	}
-	name, err := NormalizePageName(pyjson.Str(filename))
+	name, err := normalizePageName(pyjson.Str(filename))
 	if err != nil {
 		return pyjson.Value{}, err
 	}
@@ -35,19 +35,19 @@ func (e *Engine) Hash(filename string) (pyjson.Value, error) {
 		return pyjson.Value{}, err
 	}
 	return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
-		Set("page", pyjson.Str(path)).Set("sha256", pyjson.Str(TextHash(text)))), nil
+		Set("page", pyjson.Str(path)).Set("sha256", pyjson.Str(textHash(text)))), nil
 }
 
 // preparedPage is a validated page about to be written.
 type preparedPage struct {
-	IndexPage
+	indexPage
 	Path    string
 	Existed bool
 }
 
 // preparePage validates one page item of upsert or end (echoes-conformance §15.9 steps 2-6).
 func (e *Engine) preparePage(item *pyjson.Obj) (*preparedPage, error) {
-	name, err := NormalizePageName(field(item, "filename"))
+	name, err := normalizePageName(field(item, "filename"))
 	if err != nil {
 		return nil, err
 	}
@@ -62,23 +62,23 @@ func (e *Engine) preparePage(item *pyjson.Obj) (*preparedPage, error) {
 	if content.Kind != pyjson.String || pytext.IsBlank(content.S) {
 		return nil, errorf("Page content must be a non-empty string.")
 	}
-	page, err := ParsePage(content.S, false)
+	page, err := validatePage(content.S, false)
 	if err != nil {
 		return nil, err
 	}
-	slug := PageStem(name)
+	slug := pageStem(name)
 	desc, hasDesc := item.Get("indexDescription")
 	switch {
 	case !page.HasSummary:
-		summary, err := NormalizeSummary(desc, slug)
+		summary, err := normalizeSummary(desc, slug)
 		if err != nil {
 			return nil, err
 		}
-		if page, err = InjectSummary(page, summary); err != nil {
+		if page, err = injectSummary(page, summary); err != nil {
 			return nil, err
 		}
 	case hasDesc && desc.Kind != pyjson.Null:
-		summary, err := NormalizeSummary(desc, slug)
+		summary, err := normalizeSummary(desc, slug)
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +86,7 @@ func (e *Engine) preparePage(item *pyjson.Obj) (*preparedPage, error) {
 			return nil, errorf("indexDescription conflicts with frontmatter summary for %s.", name)
 		}
 	}
-	if page, err = ParsePage(page.Text, true); err != nil {
+	if page, err = validatePage(page.Text, true); err != nil {
 		return nil, err
 	}
 	current, existed, err := readPageText(path, name)
@@ -98,11 +98,11 @@ func (e *Engine) preparePage(item *pyjson.Obj) (*preparedPage, error) {
 		if expected.Kind != pyjson.String || expected.S == "" {
 			return nil, errorf("Updating %s requires expectedSha256 from the content read before writing.", name)
 		}
-		if found := TextHash(current); expected.S != found {
+		if found := textHash(current); expected.S != found {
 			return nil, errorf("Concurrent change detected for %s: expected %s, found %s.", name, expected.S, found)
 		}
 	}
-	return &preparedPage{IndexPage: IndexPage{Name: name, Page: page}, Path: path, Existed: existed}, nil
+	return &preparedPage{indexPage: indexPage{Name: name, Page: page}, Path: path, Existed: existed}, nil
 }
 
 // Upsert creates or replaces one page (echoes-conformance §15.9).
@@ -120,7 +120,7 @@ func (e *Engine) Upsert(load Payload) (pyjson.Value, error) {
 		if err != nil {
 			return pyjson.Value{}, err
 		}
-		idx, err := e.render([]IndexPage{page.IndexPage})
+		idx, err := e.render([]indexPage{page.indexPage})
 		if err != nil {
 			return pyjson.Value{}, err
 		}
@@ -146,7 +146,7 @@ func (e *Engine) Upsert(load Payload) (pyjson.Value, error) {
 			Set("page", pyjson.Str(page.Path)).
 			// The echoes-conformance §12 hash of what was written, so it chains into the next
 			// expectedSha256 even for CRLF pages (echoes-conformance §12 Quirk).
-			Set("sha256", pyjson.Str(TextHash(page.Page.Text))).
+			Set("sha256", pyjson.Str(textHash(page.Page.Text))).
 			Set("indexChanged", pyjson.Boolean(refresh.Rebuilt))), nil
 	})
 }
@@ -167,7 +167,7 @@ func (e *Engine) Append(load Payload) (pyjson.Value, error) {
 		if err != nil {
 			return pyjson.Value{}, err
 		}
-		path, content, err := e.WS.dailyEntry(KindScratchpad, entry.S, agent)
+		path, content, err := e.WS.dailyEntry(kindScratchpad, entry.S, agent)
 		if err != nil {
 			return pyjson.Value{}, err
 		}
@@ -183,7 +183,7 @@ func (e *Engine) Append(load Payload) (pyjson.Value, error) {
 		}
 		return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
 			Set("dailyLog", pyjson.Str(path)).
-			Set("kind", pyjson.Str(KindScratchpad)).
+			Set("kind", pyjson.Str(kindScratchpad)).
 			Set("agent", optString(agent))), nil
 	})
 }
@@ -208,7 +208,7 @@ func (ws *Workspace) appendStats(st *State) Stats {
 	stats := Stats{TotalPages: len(names), TotalDailyLogs: ws.countDailyLogs()}
 	for _, t := range readPages(dirSource{ws.Pages}, names) {
 		if t.Err == nil {
-			if p, err := ParsePage(t.Text, true); err == nil && p.Deprecated() {
+			if p, err := validatePage(t.Text, true); err == nil && p.Deprecated() {
 				stats.DeprecatedPages++
 			}
 		}
@@ -280,15 +280,15 @@ func (e *Engine) End(load Payload, confirmed bool) (pyjson.Value, error) {
 			seen[p.Path] = true
 			prepared = append(prepared, p)
 		}
-		proposed := make([]IndexPage, len(prepared))
+		proposed := make([]indexPage, len(prepared))
 		for i, p := range prepared {
-			proposed[i] = p.IndexPage
+			proposed[i] = p.indexPage
 		}
 		idx, err := e.render(proposed)
 		if err != nil {
 			return pyjson.Value{}, err
 		}
-		path, content, err := e.WS.dailyEntry(KindSession, summary.S, agent)
+		path, content, err := e.WS.dailyEntry(kindSession, summary.S, agent)
 		if err != nil {
 			return pyjson.Value{}, err
 		}
@@ -308,7 +308,7 @@ func (e *Engine) End(load Payload, confirmed bool) (pyjson.Value, error) {
 		}
 		st := e.WS.ReadState()
 		st.Saved = pyjson.Boolean(true)
-		st.LastSave = pyjson.Str(LocalTimestamp(now()))
+		st.LastSave = pyjson.Str(localTimestamp(now()))
 		if _, err := e.finishState(w, st, e.WS.statsFromIndex(idx), agent); err != nil {
 			return pyjson.Value{}, err
 		}
@@ -323,17 +323,17 @@ func (e *Engine) End(load Payload, confirmed bool) (pyjson.Value, error) {
 
 // refreshCommand is the shared body of hydrate and rebuild-index: render,
 // refresh index.md, write state.
-func (e *Engine) refreshCommand(w *writer) (RefreshResult, *State, error) {
+func (e *Engine) refreshCommand(w *writer) (refreshResult, *State, error) {
 	agent, err := e.flagAgent()
 	if err != nil {
-		return RefreshResult{}, nil, err
+		return refreshResult{}, nil, err
 	}
 	idx, err := e.render(nil)
 	if err != nil {
-		return RefreshResult{}, nil, err
+		return refreshResult{}, nil, err
 	}
 	if err := refuseSymlinkTargets(e.WS.Index, e.WS.State); err != nil {
-		return RefreshResult{}, nil, err
+		return refreshResult{}, nil, err
 	}
 	res, err := w.refreshIndex(idx)
 	if err != nil {
@@ -379,7 +379,7 @@ func (e *Engine) Hydrate() (pyjson.Value, error) {
 // Start refreshes the index, marks the session started and returns the
 // Markdown session context (echoes-conformance §15.5).
 func (e *Engine) Start(recent int) (string, error) {
-	recent = max(0, min(recent, MaxRecent))
+	recent = max(0, min(recent, maxRecent))
 	var out string
 	_, err := e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		agent, err := e.flagAgent()
@@ -422,14 +422,14 @@ func (e *Engine) Start(recent int) (string, error) {
 		if len(entries) == 0 {
 			lines = append(lines, "", "No session entries found.")
 		}
-		if len(idx.Pages) > ScaleAlertPages {
+		if len(idx.Pages) > scaleAlertPages {
 			lines = append(lines, "", "> [!warning] SCALE ALERT", "> The vault exceeds 200 pages. Prefer targeted search over loading every page.")
 		}
 		out = pytext.RStrip(strings.Join(lines, "\n")) + "\n"
 		st := e.WS.ReadState()
 		st.Started = pyjson.Boolean(true)
 		st.Saved = pyjson.Boolean(false)
-		st.LastStart = pyjson.Str(LocalTimestamp(now()))
+		st.LastStart = pyjson.Str(localTimestamp(now()))
 		_, err = e.finishState(w, st, e.WS.statsFromIndex(idx), agent)
 		return pyjson.Value{}, err
 	})

@@ -14,16 +14,16 @@ import (
 
 // Daily entry kinds.
 const (
-	KindScratchpad = "scratchpad"
-	KindSession    = "session"
+	kindScratchpad = "scratchpad"
+	kindSession    = "session"
 )
 
 // now is the engine's clock; tests may replace it.
 var now = time.Now
 
-// LocalTimestamp formats t as the reference's local ISO timestamp with a
+// localTimestamp formats t as the reference's local ISO timestamp with a
 // numeric offset (UTC prints +00:00, never Z).
-func LocalTimestamp(t time.Time) string { return t.Local().Format("2006-01-02T15:04:05-07:00") }
+func localTimestamp(t time.Time) string { return t.Local().Format("2006-01-02T15:04:05-07:00") }
 
 // NormalizeAgent implements echoes-conformance §13.3 for a candidate already known to be a string.
 func NormalizeAgent(name string) (string, error) {
@@ -45,7 +45,7 @@ func NormalizeAgent(name string) (string, error) {
 	if out == "" {
 		return "", errorf("Payload agent must contain at least one letter or number.")
 	}
-	return pytext.Truncate(out, AgentNameLimit), nil
+	return pytext.Truncate(out, agentNameLimit), nil
 }
 
 // resolveAgent picks the payload agent when truthy, else the --agent flag,
@@ -87,7 +87,7 @@ func (ws *Workspace) dailyEntry(kind, text string, agent *string) (path string, 
 
 	word := strings.ToUpper(kind[:1]) + kind[1:]
 	var b strings.Builder
-	b.WriteString("### " + word + " — " + LocalTimestamp(now()) + "\n\n")
+	b.WriteString("### " + word + " — " + localTimestamp(now()) + "\n\n")
 	if agent != nil {
 		b.WriteString("Agent: `" + *agent + "`\n\n")
 	}

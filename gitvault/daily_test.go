@@ -83,7 +83,7 @@ func TestDailyEntry(t *testing.T) {
 	defer func() { now = old }()
 	ws := newWorkspace(t.TempDir())
 	agent := "my-agent"
-	path, content, err := ws.dailyEntry(KindScratchpad, "  hello\r\nworld\n\n", &agent)
+	path, content, err := ws.dailyEntry(kindScratchpad, "  hello\r\nworld\n\n", &agent)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,18 +91,18 @@ func TestDailyEntry(t *testing.T) {
 	if !regexp.MustCompile(`^2026-11-30/20261130T055811659916Z-scratchpad-my-agent-[0-9a-f]{8}\.md$`).MatchString(filepath.ToSlash(rel)) {
 		t.Fatalf("path %s", rel)
 	}
-	want := "### Scratchpad — " + LocalTimestamp(fixed) + "\n\nAgent: `my-agent`\n\nhello\r\nworld\n"
+	want := "### Scratchpad — " + localTimestamp(fixed) + "\n\nAgent: `my-agent`\n\nhello\r\nworld\n"
 	if string(content) != want {
 		t.Fatalf("content %q, want %q", content, want)
 	}
-	path2, content2, err := ws.dailyEntry(KindSession, "done", nil)
+	path2, content2, err := ws.dailyEntry(kindSession, "done", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if path2 == path || !strings.Contains(path2, "Z-session-") || string(content2) != "### Session — "+LocalTimestamp(fixed)+"\n\ndone\n" {
+	if path2 == path || !strings.Contains(path2, "Z-session-") || string(content2) != "### Session — "+localTimestamp(fixed)+"\n\ndone\n" {
 		t.Fatalf("session entry %s %q", path2, content2)
 	}
-	if got := LocalTimestamp(time.Date(2026, 9, 4, 9, 34, 56, 0, time.FixedZone("", 3*3600))); !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$`).MatchString(got) {
+	if got := localTimestamp(time.Date(2026, 9, 4, 9, 34, 56, 0, time.FixedZone("", 3*3600))); !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$`).MatchString(got) {
 		t.Fatalf("LocalTimestamp %q", got)
 	}
 }

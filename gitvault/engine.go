@@ -67,8 +67,8 @@ func field(o *pyjson.Obj, key string) pyjson.Value {
 	return v
 }
 
-// TextHash is the page hash of echoes-conformance §12: SHA-256 of the universal-newline text.
-func TextHash(text string) string {
+// textHash is the page hash of echoes-conformance §12: SHA-256 of the universal-newline text.
+func textHash(text string) string {
 	sum := sha256.Sum256([]byte(pytext.UniversalNewlines(text)))
 	return hex.EncodeToString(sum[:])
 }
@@ -102,7 +102,7 @@ func (e *Engine) flagAgent() (*string, error) {
 
 // render validates every page of the work tree and renders the index, with
 // proposed pages substituted or added.
-func (e *Engine) render(proposed []IndexPage) (*Index, error) {
+func (e *Engine) render(proposed []indexPage) (*index, error) {
 	src := dirSource{e.WS.Pages}
 	names, err := src.PageNames()
 	if err != nil {
@@ -111,15 +111,15 @@ func (e *Engine) render(proposed []IndexPage) (*Index, error) {
 	return renderIndex(src, names, proposed)
 }
 
-// RefreshResult is the indexRefresh object (echoes-conformance §11.3).
-type RefreshResult struct {
+// refreshResult is the indexRefresh object (echoes-conformance §11.3).
+type refreshResult struct {
 	Rebuilt           bool
 	MigratedSummaries []string
 	PageCount         int
 	SHA256            string
 }
 
-func (r RefreshResult) JSON() pyjson.Value {
+func (r refreshResult) JSON() pyjson.Value {
 	return pyjson.ObjectValue(pyjson.NewObj().Set("rebuilt", pyjson.Boolean(r.Rebuilt)).
 		Set("migratedSummaries", pyjson.Strs(r.MigratedSummaries)).
 		Set("pageCount", pyjson.Int(int64(r.PageCount))).
@@ -140,8 +140,8 @@ func (ws *Workspace) currentIndexText() string {
 }
 
 // refreshIndex renders and writes index.md only when it differs.
-func (w *writer) refreshIndex(idx *Index) (RefreshResult, error) {
-	res := RefreshResult{PageCount: len(idx.Pages), SHA256: idx.SHA256}
+func (w *writer) refreshIndex(idx *index) (refreshResult, error) {
+	res := refreshResult{PageCount: len(idx.Pages), SHA256: idx.SHA256}
 	if w.ws.currentIndexText() != idx.Text {
 		if err := w.write(w.ws.Index, []byte(idx.Text)); err != nil {
 			return res, err

@@ -18,7 +18,7 @@ func FuzzParsePage(f *testing.F) {
 	f.Add("---\r\ntype: a\r\nstack: []\r\nstatus: active\r\nsummary: s\r\n---\r\n=======\r\n")
 	f.Add("---\ntype: a\nstack:\n  - go\nstatus: X\nsummary: \"- [[o]]: t\"\n---\n")
 	f.Fuzz(func(t *testing.T, content string) {
-		p, err := ParsePage(content, true)
+		p, err := validatePage(content, true)
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {
@@ -36,10 +36,10 @@ func FuzzParsePage(f *testing.F) {
 		if hasConflictMarker(p.Text) || hasConflictMarker(pytext.UniversalNewlines(p.Text)) {
 			t.Fatalf("accepted a conflict marker: %q", p.Text)
 		}
-		if pytext.Len(p.Summary) > SummaryLimit || p.Summary == "" || strings.ContainsAny(p.Summary, "\r\n") {
+		if pytext.Len(p.Summary) > summaryLimit || p.Summary == "" || strings.ContainsAny(p.Summary, "\r\n") {
 			t.Fatalf("bad summary %q", p.Summary)
 		}
-		q, err := ParsePage(p.Text, true)
+		q, err := validatePage(p.Text, true)
 		if err != nil {
 			t.Fatalf("stored text does not re-parse: %v", err)
 		}
@@ -48,7 +48,7 @@ func FuzzParsePage(f *testing.F) {
 		}
 		// Once written and read back as text, the page is still valid:
 		// this is what keeps the vault renderable (echoes-conformance §9 Quirk).
-		if _, err := ParsePage(pytext.UniversalNewlines(p.Text), true); err != nil {
+		if _, err := validatePage(pytext.UniversalNewlines(p.Text), true); err != nil {
 			t.Fatalf("stored page invalid when read back: %v", err)
 		}
 	})
@@ -61,7 +61,7 @@ func FuzzNormalizePageName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		name, err := NormalizePageName(pyjson.Str(raw))
+		name, err := normalizePageName(pyjson.Str(raw))
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {
@@ -80,7 +80,7 @@ func FuzzNormalizePageName(f *testing.F) {
 		case pytext.NFC(name) != name:
 			t.Fatalf("%q -> %q: not NFC", raw, name)
 		}
-		again, err := NormalizePageName(pyjson.Str(name))
+		again, err := normalizePageName(pyjson.Str(name))
 		if err != nil || again != name {
 			t.Fatalf("not idempotent: %q -> %q -> %q, %v", raw, name, again, err)
 		}
@@ -111,16 +111,16 @@ func FuzzPayloadDecode(f *testing.F) {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
 		}
-		_, err = NormalizePageName(field(obj, "filename"))
+		_, err = normalizePageName(field(obj, "filename"))
 		check(err)
 		pa, has := obj.Get("agent")
 		_, err = resolveAgent(pa, has, nil)
 		check(err)
 		if c := field(obj, "content"); c.Kind == pyjson.String {
-			_, err = ParsePage(c.S, false)
+			_, err = validatePage(c.S, false)
 			check(err)
 		}
-		_, err = NormalizeSummary(field(obj, "indexDescription"), "x")
+		_, err = normalizeSummary(field(obj, "indexDescription"), "x")
 		check(err)
 		// Text fields hold valid UTF-8 only: lone surrogates are refused.
 		for _, k := range obj.Keys() {

@@ -111,7 +111,7 @@ func (e *Engine) Inspect() *Inspection {
 
 	check := IndexCheck{PageCount: len(names)}
 	currentIndex := ws.currentIndexText()
-	var idx *Index
+	var idx *index
 	var renderErr error
 	if listErr != nil {
 		renderErr = wrapf(listErr, "Cannot list pages in %s: %s", ws.Pages, osDetail(listErr))
@@ -119,7 +119,7 @@ func (e *Engine) Inspect() *Inspection {
 		idx, renderErr = assembleIndex(names, loaded, nil)
 	}
 	if renderErr != nil {
-		h.IndexBuildErrors = []string{errMessage(renderErr)}
+		h.IndexBuildErrors = []string{ErrorMessage(renderErr)}
 	} else {
 		check = IndexCheck{Rendered: true, NeedsRefresh: currentIndex != idx.Text, PageCount: len(idx.Pages), SHA256: idx.SHA256}
 		if check.NeedsRefresh {
@@ -151,7 +151,7 @@ func (e *Engine) Inspect() *Inspection {
 	h.Git = ws.GitReadiness()
 	h.GitReadinessIssues = h.Git.Issues()
 	h.TodayEntries = ws.todayEntries(now())
-	h.ScaleAlert = h.TotalPages > ScaleAlertPages
+	h.ScaleAlert = h.TotalPages > scaleAlertPages
 	h.StateFile = ws.stateFileStatus()
 
 	for _, p := range h.problems() {
@@ -167,21 +167,13 @@ func (e *Engine) Inspect() *Inspection {
 	return &Inspection{Workspace: ws.Root, Vault: ws.Vault, State: st, Refresh: check, Health: h}
 }
 
-func errMessage(err error) string {
-	var ve *Error
-	if errors.As(err, &ve) {
-		return ve.Msg
-	}
-	return err.Error()
-}
-
 // pageChecks returns the sorted raw stems of deprecated pages and of pages
 // that fail reading or parsing (echoes-conformance §18.2).
 func pageChecks(names []string, loaded []loadedPage) (deprecated, invalid []string) {
 	deprecated, invalid = []string{}, []string{}
 	seen := map[string]bool{}
 	for i, name := range names {
-		stem := PageStem(name)
+		stem := pageStem(name)
 		switch {
 		case loaded[i].page == nil:
 			if !seen[stem] {
@@ -199,7 +191,7 @@ func pageChecks(names []string, loaded []loadedPage) (deprecated, invalid []stri
 
 // indexEntries compares the index on disk with the page listing (echoes-conformance §18.2).
 func (h *Health) indexEntries(names []string, indexText string) {
-	rows := ParseIndexRows(indexText)
+	rows := parseIndexRows(indexText)
 	h.IndexTopics = len(rows)
 	h.DuplicateIndexEntries, h.EmptyDescriptions = []string{}, []string{}
 	seen := map[string]int{}
@@ -214,7 +206,7 @@ func (h *Health) indexEntries(names []string, indexText string) {
 	}
 	slugs := make(map[string]bool, len(names))
 	for _, n := range names {
-		slugs[pytext.NFC(PageStem(n))] = true
+		slugs[pytext.NFC(pageStem(n))] = true
 	}
 	h.OrphanPages, h.MissingPages = []string{}, []string{}
 	for s := range slugs {
@@ -280,19 +272,19 @@ func (ws *Workspace) missingStructure(markerValid, runtimeCompatible bool) []str
 	checks := map[string]bool{
 		"index.md":                               fsx.IsRegular(ws.Index),
 		".echoes-vault.json":                     markerValid,
-		"AGENT_PROTOCOL.md":                      containsAll(ws.Protocol, GeneratedMarker),
+		"AGENT_PROTOCOL.md":                      containsAll(ws.Protocol, generatedMarker),
 		"pages/":                                 fsx.IsDirNoFollow(ws.Pages),
 		"daily/":                                 fsx.IsDirNoFollow(ws.Daily),
 		"assets/":                                fsx.IsDirNoFollow(ws.Assets),
 		"raw/":                                   fsx.IsDirNoFollow(ws.Raw),
 		".echoes-vault/echoes_vault.py":          runtimeCompatible,
-		"AGENTS.md":                              managedAdapter(ws.AgentsGuide, BlockStart),
-		"CLAUDE.md":                              managedAdapter(ws.ClaudeGuide, BlockStart),
-		".claude/skills/echoes-vault/SKILL.md":   managedAdapter(ws.ClaudeSkill, GeneratedMarker),
-		".opencode/skills/echoes-vault/SKILL.md": managedAdapter(ws.OpenCodeSkill, GeneratedMarker),
+		"AGENTS.md":                              managedAdapter(ws.AgentsGuide, blockStart),
+		"CLAUDE.md":                              managedAdapter(ws.ClaudeGuide, blockStart),
+		".claude/skills/echoes-vault/SKILL.md":   managedAdapter(ws.ClaudeSkill, generatedMarker),
+		".opencode/skills/echoes-vault/SKILL.md": managedAdapter(ws.OpenCodeSkill, generatedMarker),
 	}
-	for _, c := range OpenCodeCommands {
-		checks[".opencode/commands/"+c] = managedAdapter(ws.CommandPath(c), GeneratedMarker)
+	for _, c := range openCodeCommands {
+		checks[".opencode/commands/"+c] = managedAdapter(ws.CommandPath(c), generatedMarker)
 	}
 	out := []string{}
 	for name, ok := range checks {
@@ -316,13 +308,13 @@ func (ws *Workspace) adapterConfiguration() []string {
 			out = append(out, ws.Rel(p))
 		}
 	}
-	conflict(ws.ClaudeSkill, GeneratedMarker)
-	conflict(ws.OpenCodeSkill, GeneratedMarker)
-	for _, c := range OpenCodeCommands {
-		conflict(ws.CommandPath(c), GeneratedMarker)
+	conflict(ws.ClaudeSkill, generatedMarker)
+	conflict(ws.OpenCodeSkill, generatedMarker)
+	for _, c := range openCodeCommands {
+		conflict(ws.CommandPath(c), generatedMarker)
 	}
-	for _, s := range LegacySkills {
-		conflict(ws.LegacySkillPath(s), GeneratedMarker, LegacyRedirectID)
+	for _, s := range legacySkills {
+		conflict(ws.LegacySkillPath(s), generatedMarker, legacyRedirectID)
 	}
 	return sortedUnique(out)
 }
@@ -349,10 +341,10 @@ func outdatedRuntime(rs RuntimeStatus) []string {
 		return []string{"project engine None is older than available engine " + EngineVersion}
 	}
 	word := "older"
-	if CompareVersions(*rs.Engine, engineTriple) > 0 {
+	if compareVersions(*rs.Engine, engineTriple) > 0 {
 		word = "newer"
 	}
-	return []string{"project engine " + VersionString(rs.Engine) + " is " + word + " than available engine " + EngineVersion}
+	return []string{"project engine " + versionString(rs.Engine) + " is " + word + " than available engine " + EngineVersion}
 }
 
 // inventory walks the vault once without following symlinks (echoes-conformance §18.6) and
@@ -542,7 +534,7 @@ func (s StateFileStatus) JSON() pyjson.Value {
 func (s Storage) JSON() pyjson.Value {
 	last := pyjson.NullValue()
 	if s.HasLastModified {
-		last = pyjson.Str(LocalTimestamp(s.LastModified))
+		last = pyjson.Str(localTimestamp(s.LastModified))
 	}
 	return pyjson.ObjectValue(pyjson.NewObj().
 		Set("totalBytes", pyjson.Int(s.TotalBytes)).
@@ -586,8 +578,8 @@ func (h *Health) JSON() pyjson.Value {
 		Set("generatedIndex", pyjson.Boolean(true)).
 		Set("protocolVersion", pyjson.Str(ProtocolVersion)).
 		Set("engineVersion", pyjson.Str(EngineVersion)).
-		Set("managedAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
-		Set("codexAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
+		Set("managedAdapterVersion", pyjson.Str(managedAdapterVersion)).
+		Set("codexAdapterVersion", pyjson.Str(managedAdapterVersion)).
 		Set("initialized", pyjson.Boolean(h.Initialized)).
 		Set("legacyVaultDetected", pyjson.Boolean(h.LegacyVaultDetected))
 	keys := []string{"missingStructure", "invalidFrontmatter", "duplicateIndexEntries", "emptyDescriptions",

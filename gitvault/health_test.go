@@ -169,7 +169,7 @@ func TestIndexEntries(t *testing.T) {
 
 func TestScaleAlert(t *testing.T) {
 	e := initVault(t)
-	for i := 0; i <= ScaleAlertPages; i++ {
+	for i := 0; i <= scaleAlertPages; i++ {
 		writeFile(t, e.WS.Root, "EchoesVault/pages/p"+itoa(i)+".md", page("Page "+itoa(i), "active"))
 	}
 	in := e.Inspect()
@@ -184,7 +184,7 @@ func TestScaleAlert(t *testing.T) {
 func TestFormatBytes(t *testing.T) {
 	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KB", 1536: "1.5 KB",
 		1048575: "1024.0 KB", 1048576: "1.0 MB", 1310720: "1.2 MB", 1 << 40: "1.0 TB", 1 << 50: "1024.0 TB"} {
-		if got := FormatBytes(n); got != want {
+		if got := formatBytes(n); got != want {
 			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
 		}
 	}
@@ -204,7 +204,7 @@ func TestOutdatedRuntimeWording(t *testing.T) {
 	}
 	for _, c := range cases {
 		if got := outdatedRuntime(c.rs); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("outdatedRuntime(%v) = %q, want %q", VersionString(c.rs.Engine), got, c.want)
+			t.Errorf("outdatedRuntime(%v) = %q, want %q", versionString(c.rs.Engine), got, c.want)
 		}
 	}
 }
@@ -243,7 +243,7 @@ func TestAdapterConfigurationAndStructure(t *testing.T) {
 	e := initVault(t)
 	root := e.WS.Root
 	writeFile(t, root, ".opencode/commands/echoes-start.md", "my own command\n")
-	writeFile(t, root, ".opencode/skills/echoes-search-vault-pages/SKILL.md", GeneratedMarker+"\n")
+	writeFile(t, root, ".opencode/skills/echoes-search-vault-pages/SKILL.md", generatedMarker+"\n")
 	writeFile(t, root, "AGENTS.md", "no managed block\n")
 	h := e.Inspect().Health
 	want := []string{filepath.Join(".opencode", "commands", "echoes-start.md"),
@@ -301,7 +301,7 @@ func TestShellQuote(t *testing.T) {
 		"café.md":                    "'café.md'",
 		"$HOME":                      "'$HOME'",
 	} {
-		if got := ShellQuote(in); got != want {
+		if got := shellQuote(in); got != want {
 			t.Errorf("ShellQuote(%q) = %q, want %q", in, got, want)
 		}
 	}

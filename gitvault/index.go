@@ -48,8 +48,8 @@ func readPages(src PageSource, names []string) []pageText {
 // loadedPage is one page read and parsed for an index render or health.
 type loadedPage struct {
 	readErr, parseErr error
-	page              *Page // detached from the read buffer
-	conflict          bool  // the conflict regex matches the page text (health)
+	page              *parsedPage // detached from the read buffer
+	conflict          bool        // the conflict regex matches the page text (health)
 }
 
 // loadAndParse reads and parses every named page in parallel with one
@@ -77,7 +77,7 @@ func loadAndParse(src PageSource, names []string, skip map[string]int, withConfl
 				return
 			}
 			// Parse straight from the reused buffer, then copy out the few
-			// strings a Page keeps: page bodies are never retained.
+			// strings a parsedPage keeps: page bodies are never retained.
 			text := pytext.UniversalNewlines(unsafeString(buf))
 			out[i].conflict = withConflict && hasConflictMarker(text)
 			page, err := parsePage(text, true, false)
@@ -157,20 +157,20 @@ func parallelWorkers(n int, newWorker func() func(i int)) {
 	wg.Wait()
 }
 
-// IndexPage is one row source of the generated index.
-type IndexPage struct {
+// indexPage is one row source of the generated index.
+type indexPage struct {
 	Name string // file name as on disk (or proposed)
-	Page *Page
+	Page *parsedPage
 }
 
 // Slug is the NFC page stem used in the index row.
-func (p IndexPage) Slug() string { return pytext.NFC(PageStem(p.Name)) }
+func (p indexPage) Slug() string { return pytext.NFC(pageStem(p.Name)) }
 
-// Index is a rendered index.md.
-type Index struct {
+// index is a rendered index.md.
+type index struct {
 	Text   string
 	SHA256 string
-	Pages  []IndexPage // in row order
+	Pages  []indexPage // in row order
 }
 
 // renderIndex validates the complete page set of src and renders the index
@@ -178,7 +178,7 @@ type Index struct {
 // in listing order. Proposed pages replace the file of the same name in
 // place or are added after the listing, in order, as the reference's
 // dictionary update does.
-func renderIndex(src PageSource, names []string, proposed []IndexPage) (*Index, error) {
+func renderIndex(src PageSource, names []string, proposed []indexPage) (*index, error) {
 	replace := make(map[string]int, len(proposed))
 	for i, p := range proposed {
 		replace[p.Name] = i
@@ -188,7 +188,7 @@ func renderIndex(src PageSource, names []string, proposed []IndexPage) (*Index, 
 
 // assembleIndex applies echoes-conformance §11.3's ordering of failures to loaded pages and
 // builds the index.
-func assembleIndex(names []string, loaded []loadedPage, proposed []IndexPage) (*Index, error) {
+func assembleIndex(names []string, loaded []loadedPage, proposed []indexPage) (*index, error) {
 	replace := make(map[string]int, len(proposed))
 	for i, p := range proposed {
 		replace[p.Name] = i
@@ -199,7 +199,7 @@ func assembleIndex(names []string, loaded []loadedPage, proposed []IndexPage) (*
 		}
 	}
 	all := make([]string, 0, len(names)+len(proposed))
-	pages := make([]IndexPage, len(names), len(names)+len(proposed))
+	pages := make([]indexPage, len(names), len(names)+len(proposed))
 	for i, name := range names {
 		all = append(all, name)
 		if j, ok := replace[name]; ok {
@@ -223,14 +223,14 @@ func assembleIndex(names []string, loaded []loadedPage, proposed []IndexPage) (*
 		if l.parseErr != nil {
 			return nil, wrapf(l.parseErr, "Cannot generate index from %s: %s", names[i], l.parseErr.Error())
 		}
-		pages[i] = IndexPage{Name: names[i], Page: l.page}
+		pages[i] = indexPage{Name: names[i], Page: l.page}
 	}
 	return buildIndex(pages), nil
 }
 
 // renderTexts renders from pages already read as text (legacy migration
 // reads them anyway to plan summaries).
-func renderTexts(texts []pageText, proposed []IndexPage) (*Index, error) {
+func renderTexts(texts []pageText, proposed []indexPage) (*index, error) {
 	src := textSource{}
 	names := make([]string, len(texts))
 	for i, t := range texts {
@@ -257,7 +257,7 @@ func (s textSource) ReadPage(name string) ([]byte, error) {
 func checkCollisions(names []string) error {
 	seen := make(map[string]string, len(names))
 	for _, n := range names {
-		stem := pytext.NFC(PageStem(n))
+		stem := pytext.NFC(pageStem(n))
 		key := pytext.Casefold(stem)
 		if first, ok := seen[key]; ok {
 			return errorf("Page filenames collide across filesystems: %s and %s.", pyjson.ReprString(first), pyjson.ReprString(stem))
@@ -267,7 +267,7 @@ func checkCollisions(names []string) error {
 	return nil
 }
 
-func buildIndex(pages []IndexPage) *Index {
+func buildIndex(pages []indexPage) *index {
 	keys := make([]pageSortKey, len(pages))
 	order := make([]int, len(pages))
 	for i, p := range pages {
@@ -276,8 +276,8 @@ func buildIndex(pages []IndexPage) *Index {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return keys[order[a]].less(keys[order[b]]) })
 	var b strings.Builder
-	b.WriteString(IndexHeader)
-	sorted := make([]IndexPage, len(pages))
+	b.WriteString(indexHeader)
+	sorted := make([]indexPage, len(pages))
 	for i, idx := range order {
 		p := pages[idx]
 		sorted[i] = p
@@ -287,29 +287,29 @@ func buildIndex(pages []IndexPage) *Index {
 		b.WriteString("- [[")
 		b.WriteString(p.Slug())
 		b.WriteString("]]: ")
-		b.WriteString(IndexSummary(p.Page))
+		b.WriteString(indexSummary(p.Page))
 		b.WriteString("\n")
 	}
 	text := b.String()
 	sum := sha256.Sum256([]byte(text))
-	return &Index{Text: text, SHA256: hex.EncodeToString(sum[:]), Pages: sorted}
+	return &index{Text: text, SHA256: hex.EncodeToString(sum[:]), Pages: sorted}
 }
 
-// IndexSummary is the row text of a page, with the deprecation prefix (echoes-conformance §11.1).
-func IndexSummary(p *Page) string {
+// indexSummary is the row text of a page, with the deprecation prefix (echoes-conformance §11.1).
+func indexSummary(p *parsedPage) string {
 	if p.Deprecated() && !strings.HasPrefix(pytext.Casefold(p.Summary), "deprecated") {
 		return "DEPRECATED — " + p.Summary
 	}
 	return p.Summary
 }
 
-// IndexRow is one parsed line of an existing index.md.
-type IndexRow struct{ Slug, Description string }
+// indexRow is one parsed line of an existing index.md.
+type indexRow struct{ Slug, Description string }
 
-// ParseIndexRows reads the rows of an existing index (echoes-conformance §11.3): the slug as
+// parseIndexRows reads the rows of an existing index (echoes-conformance §11.3): the slug as
 // written and the stripped description.
-func ParseIndexRows(text string) []IndexRow {
-	var rows []IndexRow
+func parseIndexRows(text string) []indexRow {
+	var rows []indexRow
 	for pos := 0; ; {
 		line, next, ok := pytext.NextLine(text, pos)
 		if !ok {
@@ -317,7 +317,7 @@ func ParseIndexRows(text string) []IndexRow {
 		}
 		pos = next
 		if link, desc, ok := matchIndexRow(line); ok {
-			rows = append(rows, IndexRow{Slug: link, Description: pytext.Strip(desc)})
+			rows = append(rows, indexRow{Slug: link, Description: pytext.Strip(desc)})
 		}
 	}
 }

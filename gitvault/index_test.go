@@ -38,7 +38,7 @@ func (s evSource) ReadPage(name string) ([]byte, error) {
 }
 
 // evRender renders pages given in listing order.
-func evRender(texts []pageText, proposed []IndexPage) (*Index, error) {
+func evRender(texts []pageText, proposed []indexPage) (*index, error) {
 	names, _ := evSource(texts).PageNames()
 	return renderIndex(evSource(texts), names, proposed)
 }
@@ -52,13 +52,13 @@ func TestEmptyIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if idx.Text != IndexHeader || len(IndexHeader) != 163 {
+	if idx.Text != indexHeader || len(indexHeader) != 163 {
 		t.Fatalf("empty index %q", idx.Text)
 	}
 	if idx.SHA256 != "b7782276c232f7a8dcd75f971d06b199ec4a26d4be42c810fe7e9e036e2906de" {
 		t.Fatalf("sha256 %s", idx.SHA256)
 	}
-	if sum := sha256.Sum256([]byte(CanonicalMarker)); hex.EncodeToString(sum[:]) != "dbcdad56c163e5966f26a1eedafb9c91596f17fd623233e8103b9865a6439585" || len(CanonicalMarker) != 248 {
+	if sum := sha256.Sum256([]byte(canonicalMarkerText)); hex.EncodeToString(sum[:]) != "dbcdad56c163e5966f26a1eedafb9c91596f17fd623233e8103b9865a6439585" || len(canonicalMarkerText) != 248 {
 		t.Fatal("canonical marker bytes changed")
 	}
 }
@@ -74,7 +74,7 @@ func TestIndexWorkedExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := IndexHeader + "\n- [[b-x]]: DEPRECATED — Old thing here\n- [[b]]: Quoted é\n- [[Zed]]: deprecated already\n"
+	want := indexHeader + "\n- [[b-x]]: DEPRECATED — Old thing here\n- [[b]]: Quoted é\n- [[Zed]]: deprecated already\n"
 	if idx.Text != want || len(idx.Text) != 254 {
 		t.Fatalf("index\n%q\nwant\n%q", idx.Text, want)
 	}
@@ -118,7 +118,7 @@ func TestIndexDeprecatedPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := IndexHeader + "\n- [[a]]: DEPRECATED — " + long + "\n- [[b]]: DEPRECATED: gone\n- [[c]]: Deprecated-ish\n"
+	want := indexHeader + "\n- [[a]]: DEPRECATED — " + long + "\n- [[b]]: DEPRECATED: gone\n- [[c]]: Deprecated-ish\n"
 	if idx.Text != want {
 		t.Fatalf("index %q", idx.Text)
 	}
@@ -128,7 +128,7 @@ func TestIndexFailuresAllOrNothing(t *testing.T) {
 	good := evSummaryPage("s", "active")
 	cases := []struct {
 		texts    []pageText
-		proposed []IndexPage
+		proposed []indexPage
 		err      string
 	}{
 		{evTexts("Legacy.md", good, "LEGACY.md", good), nil, "Page filenames collide across filesystems: 'Legacy' and 'LEGACY'."},
@@ -137,7 +137,7 @@ func TestIndexFailuresAllOrNothing(t *testing.T) {
 		{evTexts("a.md", good, "b.md", "bad", "c.md", "---\n"), nil, "Cannot generate index from b.md: Every page must begin with YAML frontmatter."},
 		{evTexts("a.md", good, "b.md", good+"=======\n"), nil, "Cannot generate index from b.md: Page contains unresolved Git conflict markers."},
 		{[]pageText{{Name: "a.md", Text: "bad"}, {Name: "b.md", Err: errors.New("boom")}}, nil, "Cannot read page b.md: boom"},
-		{evTexts("a.md", good), []IndexPage{{Name: "A.md", Page: mustParse(t, good)}}, "Page filenames collide across filesystems: 'a' and 'A'."},
+		{evTexts("a.md", good), []indexPage{{Name: "A.md", Page: mustParse(t, good)}}, "Page filenames collide across filesystems: 'a' and 'A'."},
 	}
 	for _, c := range cases {
 		idx, err := evRender(c.texts, c.proposed)
@@ -146,15 +146,15 @@ func TestIndexFailuresAllOrNothing(t *testing.T) {
 		}
 	}
 	// A proposed page replaces the invalid file of the same name.
-	idx, err := evRender(evTexts("a.md", "broken"), []IndexPage{{Name: "a.md", Page: mustParse(t, good)}})
+	idx, err := evRender(evTexts("a.md", "broken"), []indexPage{{Name: "a.md", Page: mustParse(t, good)}})
 	if err != nil || len(idx.Pages) != 1 {
 		t.Fatalf("substitution: %v", err)
 	}
 }
 
-func mustParse(t *testing.T, text string) *Page {
+func mustParse(t *testing.T, text string) *parsedPage {
 	t.Helper()
-	p, err := ParsePage(text, true)
+	p, err := validatePage(text, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,9 +162,9 @@ func mustParse(t *testing.T, text string) *Page {
 }
 
 func TestParseIndexRows(t *testing.T) {
-	text := IndexHeader + "\n- [[a]]:   one  \n- [[e\u0301]]:two\r\n-  [[x]]: no\n- [[]]: no\n- [[b]]: c ]] d\u2028- [[z]]: sep\n"
-	got := ParseIndexRows(text)
-	want := []IndexRow{{"a", "one"}, {"e\u0301", "two"}, {"b", "c ]] d"}, {"z", "sep"}}
+	text := indexHeader + "\n- [[a]]:   one  \n- [[e\u0301]]:two\r\n-  [[x]]: no\n- [[]]: no\n- [[b]]: c ]] d\u2028- [[z]]: sep\n"
+	got := parseIndexRows(text)
+	want := []indexRow{{"a", "one"}, {"e\u0301", "two"}, {"b", "c ]] d"}, {"z", "sep"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("rows %q", got)
 	}

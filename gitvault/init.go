@@ -140,7 +140,7 @@ func (m MarkerRead) writable() error {
 // checkReplaceTargets refuses, before the first write, the symlinked
 // marker, index or state that the command would otherwise only meet after
 // installing the adapters.
-func (ws *Workspace) checkReplaceTargets(idx *Index) error {
+func (ws *Workspace) checkReplaceTargets(idx *index) error {
 	targets := []string{ws.State}
 	if ws.currentIndexText() != idx.Text {
 		targets = append(targets, ws.Index)

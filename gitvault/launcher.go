@@ -11,21 +11,21 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// LauncherSource is git-echoes' portable runtime: a dependency-free Python 3
+// launcherSource is git-echoes' portable runtime: a dependency-free Python 3
 // script installed at .echoes-vault/echoes_vault.py that execs the
 // git-echoes binary with its arguments and streams (design §portable-runtime).
 // Its version lines declare engine 1.1.1, like the reference; see the
 // script's docstring for why.
 //
 //go:embed launcher/echoes_vault.py
-var LauncherSource string
+var launcherSource string
 
 // launcherMarkerRe recognises git-echoes' launcher, of any release, by a whole
 // line the reference engine's runtime never contains.
 var launcherMarkerRe = regexp.MustCompile(`(?m)^GIT_ECHOES_LAUNCHER = True$`)
 
-// IsLauncher reports whether a runtime file's text is a git-echoes launcher.
-func IsLauncher(text string) bool { return launcherMarkerRe.MatchString(text) }
+// isLauncher reports whether a runtime file's text is a git-echoes launcher.
+func isLauncher(text string) bool { return launcherMarkerRe.MatchString(text) }
 
 // runtimeAction is what the adapter plan does with the runtime file.
 type runtimeAction int
@@ -82,14 +82,14 @@ func (ws *Workspace) planRuntime(installRuntime bool) (runtimeAction, error) {
 	case *protocol != protocolTriple:
 		return runtimeKeep, errorf("Refusing to replace runtime protocol %s with incompatible protocol (1, 0, 0).", versionTuple(protocol))
 	}
-	if !IsLauncher(text) {
+	if !isLauncher(text) {
 		return runtimeKeep, nil
 	}
-	if CompareVersions(*engine, engineTriple) > 0 {
+	if compareVersions(*engine, engineTriple) > 0 {
 		// A launcher from a newer git-echoes: never downgrade it.
 		return runtimeKeep, nil
 	}
-	if text == pytext.UniversalNewlines(LauncherSource) {
+	if text == pytext.UniversalNewlines(launcherSource) {
 		return runtimeKeep, nil
 	}
 	return runtimeReplace, nil
@@ -97,7 +97,7 @@ func (ws *Workspace) planRuntime(installRuntime bool) (runtimeAction, error) {
 
 // versionTuple prints a version as Python prints a tuple: (1, 0, 0).
 func versionTuple(v *[3]int) string {
-	return "(" + strings.ReplaceAll(VersionString(v), ".", ", ") + ")"
+	return "(" + strings.ReplaceAll(versionString(v), ".", ", ") + ")"
 }
 
 // installLauncher writes the launcher and makes it executable. A replaced
@@ -106,7 +106,7 @@ func versionTuple(v *[3]int) string {
 // Git records mode 100755; the umask-derived read bits are respected.
 func (w *writer) installLauncher() error {
 	path := w.ws.Runtime
-	if err := w.write(path, []byte(LauncherSource)); err != nil {
+	if err := w.write(path, []byte(launcherSource)); err != nil {
 		return err
 	}
 	fi, err := os.Stat(path)

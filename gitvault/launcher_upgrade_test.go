@@ -15,14 +15,14 @@ func TestPreviousLauncherIsUpgraded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(old) == LauncherSource {
+	if string(old) == launcherSource {
 		t.Fatal("testdata/launcher-previous.py is the current launcher; keep the previous release's bytes there")
 	}
 	e := initVault(t)
 	if err := os.WriteFile(e.WS.Runtime, old, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if !IsLauncher(string(old)) {
+	if !isLauncher(string(old)) {
 		t.Fatal("the previous launcher is not recognised as ours")
 	}
 	rs := e.WS.RuntimeStatus()
@@ -48,7 +48,7 @@ func TestPreviousLauncherIsUpgraded(t *testing.T) {
 	if v := getPath(t, res, "agentAdapters", "runtimeUpdated"); !v.B {
 		t.Error("upgrade did not replace the previous launcher")
 	}
-	if got, _ := os.ReadFile(e.WS.Runtime); string(got) != LauncherSource {
+	if got, _ := os.ReadFile(e.WS.Runtime); string(got) != launcherSource {
 		t.Error("the runtime is not the current launcher after upgrade")
 	}
 }

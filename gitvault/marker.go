@@ -11,7 +11,7 @@ import (
 )
 
 // canonicalMarker is the parsed canonical marker, for Python-equality checks.
-var canonicalMarker = mustDecode(CanonicalMarker)
+var canonicalMarker = mustDecode(canonicalMarkerText)
 
 func mustDecode(s string) pyjson.Value {
 	v, err := pyjson.Decode(s)
@@ -77,7 +77,7 @@ func (m MarkerRead) check() (gate, health string) {
 			"unsupported marker protocol: " + r
 	}
 	sv := m.field("schemaVersion")
-	if !pyjson.Equal(sv, pyjson.Int(MarkerSchemaVersion)) {
+	if !pyjson.Equal(sv, pyjson.Int(markerSchemaVersion)) {
 		r := pyjson.Repr(sv)
 		return "Unsupported EchoesVault marker schema " + r + "; this engine supports schema 3. Run init or migrate explicitly.",
 			"unsupported marker schema: " + r
@@ -176,5 +176,5 @@ func (w *writer) writeMarker() (bool, error) {
 			return false, nil
 		}
 	}
-	return true, w.write(w.ws.Marker, []byte(CanonicalMarker))
+	return true, w.write(w.ws.Marker, []byte(canonicalMarkerText))
 }

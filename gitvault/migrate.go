@@ -11,7 +11,7 @@ import (
 // rewrite with an injected summary, and the index that results.
 type migrationPlan struct {
 	pages []preparedPage
-	index *Index
+	index *index
 }
 
 // planMigration validates the whole migration without writing (echoes-conformance §17 steps
@@ -35,7 +35,7 @@ func (e *Engine) planMigration() (*migrationPlan, error) {
 	var problems []string
 	var migrated []preparedPage
 	for _, t := range texts {
-		page, err := ParsePage(t.Text, false)
+		page, err := validatePage(t.Text, false)
 		if err != nil {
 			problems = append(problems, t.Name+": "+err.Error())
 			continue
@@ -43,28 +43,28 @@ func (e *Engine) planMigration() (*migrationPlan, error) {
 		if page.HasSummary {
 			continue
 		}
-		stem := PageStem(t.Name)
+		stem := pageStem(t.Name)
 		desc, ok := descriptions[stem]
 		if !ok || desc == "" {
 			problems = append(problems, t.Name+": missing summary and no legacy index description is available")
 			continue
 		}
-		summary, err := NormalizeSummary(pyjson.Str(desc), stem)
+		summary, err := normalizeSummary(pyjson.Str(desc), stem)
 		if err == nil {
-			page, err = InjectSummary(page, summary)
+			page, err = injectSummary(page, summary)
 		}
 		if err != nil {
 			problems = append(problems, t.Name+": "+err.Error())
 			continue
 		}
-		migrated = append(migrated, preparedPage{IndexPage: IndexPage{Name: t.Name, Page: page}, Path: filepath.Join(e.WS.Pages, t.Name), Existed: true})
+		migrated = append(migrated, preparedPage{indexPage: indexPage{Name: t.Name, Page: page}, Path: filepath.Join(e.WS.Pages, t.Name), Existed: true})
 	}
 	if len(problems) > 0 {
 		return nil, errorf("Index metadata errors: %s", strings.Join(problems, "; "))
 	}
-	proposed := make([]IndexPage, len(migrated))
+	proposed := make([]indexPage, len(migrated))
 	for i, p := range migrated {
-		proposed[i] = p.IndexPage
+		proposed[i] = p.indexPage
 	}
 	idx, err := renderTexts(texts, proposed)
 	if err != nil {
@@ -78,7 +78,7 @@ func (e *Engine) planMigration() (*migrationPlan, error) {
 func legacyDescriptions(indexText string) map[string]string {
 	out := map[string]string{}
 	dup := map[string]bool{}
-	for _, row := range ParseIndexRows(indexText) {
+	for _, row := range parseIndexRows(indexText) {
 		if _, seen := out[row.Slug]; seen {
 			dup[row.Slug] = true
 		}
@@ -91,11 +91,11 @@ func legacyDescriptions(indexText string) map[string]string {
 }
 
 // applyMigration writes the migrated pages, then refreshes the index.
-func (w *writer) applyMigration(plan *migrationPlan) (RefreshResult, *Index, error) {
+func (w *writer) applyMigration(plan *migrationPlan) (refreshResult, *index, error) {
 	var names []string
 	for _, p := range plan.pages {
 		if err := w.write(p.Path, []byte(p.Page.Text)); err != nil {
-			return RefreshResult{}, nil, err
+			return refreshResult{}, nil, err
 		}
 		names = append(names, p.Name)
 	}

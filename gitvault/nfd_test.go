@@ -57,7 +57,7 @@ func TestNFDPageOnDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, _ := sr.Obj.Get("results")
+	results, _ := sr.JSON().Obj.Get("results")
 	if len(results.Arr) != 1 {
 		t.Fatalf("search results: %v", results)
 	}
@@ -137,7 +137,7 @@ func TestCheckNFDCollisionInGit(t *testing.T) {
 	if out := sb.Git(root, "ls-files", "-z", "EchoesVault/pages"); !strings.Contains(out, nfdStem+".md") {
 		t.Fatalf("git did not keep the NFD bytes: %q", out)
 	}
-	want := []Finding{{Path: "EchoesVault/pages/" + nfdStem + ".md", Rule: RuleNameCollision,
+	want := []Finding{{Path: "EchoesVault/pages/" + nfdStem + ".md", Rule: ruleNameCollision,
 		Message: "Page filenames collide across filesystems: 'CAFÉ' and '" + nfcStem + "'."}}
 	for _, src := range []CheckSource{CheckWorkTree, CheckStaged, CheckRev} {
 		res := mustCheck(t, e, CheckOptions{Source: src, Rev: "HEAD"})

@@ -8,8 +8,8 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// Page is a parsed knowledge page (echoes-conformance §9).
-type Page struct {
+// parsedPage is a parsed knowledge page (echoes-conformance §9).
+type parsedPage struct {
 	Text       string // strip(content) + "\n": the bytes a writer stores
 	Type       string
 	Status     string // casefolded
@@ -20,23 +20,23 @@ type Page struct {
 
 // detach returns a copy of p that shares no memory with the text it was
 // parsed from, so a reused read buffer can be overwritten.
-func (p *Page) detach() *Page {
-	return &Page{Text: strings.Clone(p.Text), Type: strings.Clone(p.Type), Status: strings.Clone(p.Status),
+func (p *parsedPage) detach() *parsedPage {
+	return &parsedPage{Text: strings.Clone(p.Text), Type: strings.Clone(p.Type), Status: strings.Clone(p.Status),
 		Summary: strings.Clone(p.Summary), HasSummary: p.HasSummary}
 }
 
 // Deprecated reports the standardized deprecated status.
-func (p *Page) Deprecated() bool { return p.Status == "deprecated" }
+func (p *parsedPage) Deprecated() bool { return p.Status == "deprecated" }
 
-// ParsePage validates page content. With requireSummary false (legacy paths)
+// validatePage validates page content. With requireSummary false (legacy paths)
 // a page without a valued summary is accepted with HasSummary false.
-func ParsePage(content string, requireSummary bool) (*Page, error) {
+func validatePage(content string, requireSummary bool) (*parsedPage, error) {
 	return parsePage(content, requireSummary, true)
 }
 
 // parsePage parses content; keepText false skips building the stored text,
 // which index renders of existing pages never need.
-func parsePage(content string, requireSummary, keepText bool) (*Page, error) {
+func parsePage(content string, requireSummary, keepText bool) (*parsedPage, error) {
 	if pytext.IsBlank(content) {
 		return nil, errorf("Page content must be a non-empty string.")
 	}
@@ -52,14 +52,14 @@ func parsePage(content string, requireSummary, keepText bool) (*Page, error) {
 	if err != nil {
 		return nil, errorf("%s", err.Error())
 	}
-	required := RequiredFrontmatter
+	required := requiredFrontmatter
 	if !requireSummary {
 		required = required[:3]
 	}
 	if missing := block.Missing(required); len(missing) > 0 {
 		return nil, errorf("%s", frontmatter.MissingError(missing).Error())
 	}
-	p := &Page{block: block}
+	p := &parsedPage{block: block}
 	if keepText {
 		p.Text = stripped + "\n"
 	}
@@ -76,7 +76,7 @@ func parsePage(content string, requireSummary, keepText bool) (*Page, error) {
 		if err != nil {
 			return nil, errorf("%s", err.Error())
 		}
-		if p.Summary, err = NormalizeSummary(pyjson.Str(raw), ""); err != nil {
+		if p.Summary, err = normalizeSummary(pyjson.Str(raw), ""); err != nil {
 			return nil, err
 		}
 		p.HasSummary = true
@@ -93,9 +93,9 @@ func decodeKey(b *frontmatter.Block, key string) (string, error) {
 	return v, nil
 }
 
-// NormalizeSummary implements echoes-conformance §10. slug, when non-empty, must match an
+// normalizeSummary implements echoes-conformance §10. slug, when non-empty, must match an
 // index-row link wrapped around the value.
-func NormalizeSummary(v pyjson.Value, slug string) (string, error) {
+func normalizeSummary(v pyjson.Value, slug string) (string, error) {
 	if v.Kind != pyjson.String || pytext.IsBlank(v.S) {
 		return "", errorf("Page summary must be a non-empty single-line string.")
 	}
@@ -113,7 +113,7 @@ func NormalizeSummary(v pyjson.Value, slug string) (string, error) {
 	if s == "" {
 		return "", errorf("Page summary cannot be empty.")
 	}
-	if n := pytext.Len(s); n > SummaryLimit {
+	if n := pytext.Len(s); n > summaryLimit {
 		return "", errorf("Page summary exceeds 160 characters (%d).", n)
 	}
 	if hasConflictMarker(s) {
@@ -142,13 +142,13 @@ func matchIndexRow(s string) (link, desc string, ok bool) {
 	return link, desc, true
 }
 
-// InjectSummary inserts a quoted summary line before the closing delimiter
+// injectSummary inserts a quoted summary line before the closing delimiter
 // (echoes-conformance §17 step 2b) and re-validates the page with the summary required.
-func InjectSummary(p *Page, summary string) (*Page, error) {
+func injectSummary(p *parsedPage, summary string) (*parsedPage, error) {
 	lines := pytext.SplitLines(p.Text)
 	out := make([]string, 0, len(lines)+1)
 	out = append(out, lines[:p.block.Close]...)
 	out = append(out, "summary: "+pyjson.Quote(summary))
 	out = append(out, lines[p.block.Close:]...)
-	return ParsePage(pytext.RStrip(strings.Join(out, "\n"))+"\n", true)
+	return validatePage(pytext.RStrip(strings.Join(out, "\n"))+"\n", true)
 }

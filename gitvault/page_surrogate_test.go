@@ -18,7 +18,7 @@ func TestParsePageLoneSurrogateScalars(t *testing.T) {
 		{"summary", "type: t\nstack: []\nstatus: active\nsummary: \"\\ud800\"\n", "Invalid quoted YAML value for summary: "},
 		{"syntax error still reported", "type: \"\\ud800\" x\nstack: []\nstatus: active\nsummary: s\n", "Invalid quoted YAML value for type: Extra data"},
 	} {
-		p, err := ParsePage(evPage(tc.fm), true)
+		p, err := validatePage(evPage(tc.fm), true)
 		switch {
 		case tc.err == "" && err != nil:
 			t.Errorf("%s: unexpected error %v", tc.name, err)

@@ -12,7 +12,7 @@ func evPage(fm string) string { return "---\n" + fm + "---\n" }
 const evBase = "type: t\nstack: []\nstatus: active\n"
 
 // TestParsePageAcceptance covers echoes-conformance §9 and the parity items
-// of echoes-conformance §24 through ParsePage (summary required).
+// of echoes-conformance §24 through validatePage (summary required).
 func TestParsePageAcceptance(t *testing.T) {
 	long160 := strings.Repeat("é", 160)
 	cases := []struct {
@@ -62,7 +62,7 @@ func TestParsePageAcceptance(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := ParsePage(c.content, true)
+			p, err := validatePage(c.content, true)
 			if c.err != "" {
 				if err == nil || err.Error() != c.err {
 					t.Fatalf("err = %v, want %q", err, c.err)
@@ -83,7 +83,7 @@ func TestParsePageAcceptance(t *testing.T) {
 }
 
 func TestParsePageStoredText(t *testing.T) {
-	p, err := ParsePage("\n\n  ---\r\ntype: a\r\nstack: []\r\nstatus: active\r\nsummary: s\r\n---\r\nbody\r\n\r\n \t", true)
+	p, err := validatePage("\n\n  ---\r\ntype: a\r\nstack: []\r\nstatus: active\r\nsummary: s\r\n---\r\nbody\r\n\r\n \t", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,20 +91,20 @@ func TestParsePageStoredText(t *testing.T) {
 		t.Fatalf("Text = %q, want %q", p.Text, want)
 	}
 	// echoes-conformance §12: the page hash is of the universal-newline text.
-	if got := TextHash(p.Text); got != "8957748845a618320921fa2ae7b86de85e2fb85565abab02ddf3a204240b87b5" {
+	if got := textHash(p.Text); got != "8957748845a618320921fa2ae7b86de85e2fb85565abab02ddf3a204240b87b5" {
 		t.Fatalf("TextHash = %s", got)
 	}
 }
 
 func TestParsePageSummaryOptional(t *testing.T) {
-	p, err := ParsePage(evPage(evBase), false)
+	p, err := validatePage(evPage(evBase), false)
 	if err != nil || p.HasSummary {
 		t.Fatalf("summary-optional parse: %v, HasSummary=%v", err, p != nil && p.HasSummary)
 	}
-	if _, err := ParsePage(evPage(evBase), true); err == nil || err.Error() != "YAML frontmatter is missing required keys: summary" {
+	if _, err := validatePage(evPage(evBase), true); err == nil || err.Error() != "YAML frontmatter is missing required keys: summary" {
 		t.Fatalf("required: %v", err)
 	}
-	q, err := InjectSummary(p, `He said "hi" \ é`)
+	q, err := injectSummary(p, `He said "hi" \ é`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestNormalizeSummary(t *testing.T) {
 		{pyjson.Str(strings.Repeat("€", 161)), "", "", "Page summary exceeds 160 characters (161)."},
 	}
 	for _, c := range cases {
-		got, err := NormalizeSummary(c.v, c.slug)
+		got, err := normalizeSummary(c.v, c.slug)
 		if c.err != "" {
 			if err == nil || err.Error() != c.err {
 				t.Errorf("NormalizeSummary(%s, %q) err = %v, want %q", pyjson.Repr(c.v), c.slug, err, c.err)

@@ -24,7 +24,7 @@ func TestNormalizePageName(t *testing.T) {
 		"\u00a0name\u2028": "name.md",
 	}
 	for in, want := range ok {
-		got, err := NormalizePageName(pyjson.Str(in))
+		got, err := normalizePageName(pyjson.Str(in))
 		if err != nil || got != want {
 			t.Errorf("NormalizePageName(%q) = %q, %v; want %q", in, got, err, want)
 		}
@@ -46,13 +46,13 @@ func TestNormalizePageName(t *testing.T) {
 		" \t\u3000": "Page filename must be a non-empty string.",
 	}
 	for in, want := range bad {
-		_, err := NormalizePageName(pyjson.Str(in))
+		_, err := normalizePageName(pyjson.Str(in))
 		if err == nil || err.Error() != want {
 			t.Errorf("NormalizePageName(%q) err = %v, want %q", in, err, want)
 		}
 	}
 	for _, v := range []pyjson.Value{pyjson.NullValue(), pyjson.Int(1), pyjson.Boolean(true), pyjson.Arr(pyjson.Str("a"))} {
-		if _, err := NormalizePageName(v); err == nil || err.Error() != "Page filename must be a non-empty string." {
+		if _, err := normalizePageName(v); err == nil || err.Error() != "Page filename must be a non-empty string." {
 			t.Errorf("NormalizePageName(%s) err = %v", pyjson.Repr(v), err)
 		}
 	}
@@ -84,7 +84,7 @@ func TestListPageNames(t *testing.T) {
 	}
 	stems := map[string]string{"a.b.md": "a.b", ".x.md": ".x", "X.MD": "X", "Note.MD": "Note", ".md": ".md", "a.md.md": "a.md", "md": "md", "x.": "x."}
 	for name, stem := range stems {
-		if got := PageStem(name); got != stem {
+		if got := pageStem(name); got != stem {
 			t.Errorf("PageStem(%q) = %q, want %q", name, got, stem)
 		}
 	}

@@ -12,9 +12,9 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// NormalizePageName turns a requested page name into its file name
+// normalizePageName turns a requested page name into its file name
 // (echoes-conformance §8.1).
-func NormalizePageName(v pyjson.Value) (string, error) {
+func normalizePageName(v pyjson.Value) (string, error) {
 	if v.Kind != pyjson.String || pytext.IsBlank(v.S) {
 		return "", errorf("Page filename must be a non-empty string.")
 	}
@@ -48,8 +48,8 @@ func isPageFileName(name string) bool {
 	return strings.EqualFold(suffix, ".md")
 }
 
-// PageStem returns the stem of a page file name.
-func PageStem(name string) string { stem, _ := pySuffix(name); return stem }
+// pageStem returns the stem of a page file name.
+func pageStem(name string) string { stem, _ := pySuffix(name); return stem }
 
 // pageSortKey is the listing and index order key (echoes-conformance §8.2, echoes-conformance §11.1).
 type pageSortKey struct{ folded, nfc string }

@@ -71,7 +71,7 @@ func TestJSONPathSeparators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results := getPath(t, sr, "results")
+	results := getPath(t, sr.JSON(), "results")
 	if len(results.Arr) != 1 {
 		t.Fatalf("results = %v", results)
 	}

@@ -144,7 +144,7 @@ func TestMultiProcessWriters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ParsePage(string(data), true); err != nil {
+		if _, err := validatePage(string(data), true); err != nil {
 			t.Errorf("page %s invalid: %v", n, err)
 		}
 	}
@@ -163,7 +163,7 @@ func TestMultiProcessWriters(t *testing.T) {
 		t.Error("the index left by the writers was not the deterministic one")
 	}
 	var want strings.Builder
-	want.WriteString(IndexHeader + "\n")
+	want.WriteString(indexHeader + "\n")
 	for i := 0; i < raceProcs; i++ {
 		for j := 0; j < raceUpserts; j++ {
 			fmt.Fprintf(&want, "- [[p%d-%02d]]: Page p%d-%02d.\n", i, j, i, j)

@@ -45,10 +45,10 @@ func durableFixed() []string {
 	out := []string{"EchoesVault/.echoes-vault.json", "EchoesVault/.gitignore", "EchoesVault/AGENT_PROTOCOL.md",
 		".echoes-vault/.gitignore", ".echoes-vault/echoes_vault.py", "AGENTS.md", "CLAUDE.md",
 		".claude/skills/echoes-vault/SKILL.md", ".opencode/skills/echoes-vault/SKILL.md"}
-	for _, c := range OpenCodeCommands {
+	for _, c := range openCodeCommands {
 		out = append(out, ".opencode/commands/"+c)
 	}
-	for _, s := range LegacySkills {
+	for _, s := range legacySkills {
 		out = append(out, ".opencode/skills/"+s+"/SKILL.md")
 	}
 	return out
@@ -202,10 +202,10 @@ func (g GitReadiness) JSON() pyjson.Value {
 		Set("suggestedCommands", pyjson.Strs(g.SuggestedCommands)))
 }
 
-// ShellQuote quotes p as Python's shlex.quote does (echoes-conformance §20.3): bare when made
+// shellQuote quotes p as Python's shlex.quote does (echoes-conformance §20.3): bare when made
 // only of ASCII [A-Za-z0-9_@%+=:,./-], else single-quoted with each ' written
 // as '"'"'.
-func ShellQuote(p string) string {
+func shellQuote(p string) string {
 	if p == "" {
 		return "''"
 	}
@@ -226,7 +226,7 @@ func ShellQuote(p string) string {
 func shellJoin(paths []string) string {
 	q := make([]string, len(paths))
 	for i, p := range paths {
-		q[i] = ShellQuote(p)
+		q[i] = shellQuote(p)
 	}
 	return strings.Join(q, " ")
 }

@@ -42,16 +42,16 @@ func parseVersionLine(re *regexp.Regexp, text string) *[3]int {
 	return &v
 }
 
-// VersionString prints a version triple as x.y.z.
-func VersionString(v *[3]int) string {
+// versionString prints a version triple as x.y.z.
+func versionString(v *[3]int) string {
 	if v == nil {
 		return ""
 	}
 	return strconv.Itoa(v[0]) + "." + strconv.Itoa(v[1]) + "." + strconv.Itoa(v[2])
 }
 
-// CompareVersions compares two triples.
-func CompareVersions(a, b [3]int) int {
+// compareVersions compares two triples.
+func compareVersions(a, b [3]int) int {
 	for i := 0; i < 3; i++ {
 		if a[i] != b[i] {
 			if a[i] < b[i] {
@@ -111,7 +111,7 @@ func (rs RuntimeStatus) JSON() pyjson.Value {
 		if v == nil {
 			return pyjson.NullValue()
 		}
-		return pyjson.Str(VersionString(v))
+		return pyjson.Str(versionString(v))
 	}
 	errV := pyjson.NullValue()
 	if rs.Error != "" {
@@ -135,8 +135,8 @@ func (e *Engine) Protocol() pyjson.Value {
 		vpv = m.ProtocolValue()
 	}
 	return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
-		Set("managedAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
-		Set("codexAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
+		Set("managedAdapterVersion", pyjson.Str(managedAdapterVersion)).
+		Set("codexAdapterVersion", pyjson.Str(managedAdapterVersion)).
 		Set("engineVersion", pyjson.Str(EngineVersion)).
 		Set("supportedProtocolVersion", pyjson.Str(ProtocolVersion)).
 		Set("vaultProtocolVersion", vpv).
@@ -144,7 +144,7 @@ func (e *Engine) Protocol() pyjson.Value {
 		Set("projectRuntime", e.WS.RuntimeStatus().JSON()).
 		Set("runtime", pyjson.Str(e.WS.Runtime)).
 		Set("protocol", pyjson.Str(e.WS.Protocol)).
-		Set("commands", pyjson.Strs(Commands)))
+		Set("commands", pyjson.Strs(commands)))
 }
 
 // stateFileValid returns "" when the parsed state passes the echoes-conformance §18.4 checks,
@@ -160,7 +160,7 @@ func stateFileValid(raw pyjson.Value) string {
 		}
 		return v
 	}
-	if v := get("version"); !pyjson.Equal(v, pyjson.Int(StateSchemaVersion)) {
+	if v := get("version"); !pyjson.Equal(v, pyjson.Int(stateSchemaVersion)) {
 		return "unsupported state version: " + pyjson.Repr(v)
 	}
 	if v := get("protocolVersion"); !pyjson.Equal(v, pyjson.Str(ProtocolVersion)) {

@@ -18,30 +18,43 @@ type SearchHit struct {
 	Text string // stripped, at most 300 code points
 }
 
-// Search scans top-level page bodies for a literal, case-insensitive
-// substring (echoes-conformance §15.7). It is read-only.
-func (e *Engine) Search(query string, limit int) (pyjson.Value, error) {
-	if err := e.WS.Gate(); err != nil {
-		return pyjson.Value{}, err
-	}
-	q := pytext.Strip(query)
-	if q == "" {
-		return pyjson.Value{}, errorf("Search query cannot be empty.")
-	}
-	limit = max(1, min(limit, MaxLimit))
-	hits, truncated, err := e.search(q, limit)
-	if err != nil {
-		return pyjson.Value{}, err
-	}
-	results := make([]pyjson.Value, len(hits))
-	for i, h := range hits {
+// SearchResult is the outcome of Search.
+type SearchResult struct {
+	Query     string // the query as matched: stripped
+	Truncated bool   // more lines matched than the limit
+	Hits      []SearchHit
+}
+
+// JSON renders {"ok", "query", "truncated", "results"}, results as
+// {"file", "line", "text"}.
+func (r *SearchResult) JSON() pyjson.Value {
+	results := make([]pyjson.Value, len(r.Hits))
+	for i, h := range r.Hits {
 		results[i] = pyjson.ObjectValue(pyjson.NewObj().Set("file", pyjson.Str(h.File)).
 			Set("line", pyjson.Int(int64(h.Line))).Set("text", pyjson.Str(h.Text)))
 	}
 	return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
-		Set("query", pyjson.Str(q)).
-		Set("truncated", pyjson.Boolean(truncated)).
-		Set("results", pyjson.Arr(results...))), nil
+		Set("query", pyjson.Str(r.Query)).
+		Set("truncated", pyjson.Boolean(r.Truncated)).
+		Set("results", pyjson.Arr(results...)))
+}
+
+// Search scans top-level page bodies for a literal, case-insensitive
+// substring (echoes-conformance §15.7). It is read-only.
+func (e *Engine) Search(query string, limit int) (*SearchResult, error) {
+	if err := e.WS.Gate(); err != nil {
+		return nil, err
+	}
+	q := pytext.Strip(query)
+	if q == "" {
+		return nil, errorf("Search query cannot be empty.")
+	}
+	limit = max(1, min(limit, maxLimit))
+	hits, truncated, err := e.search(q, limit)
+	if err != nil {
+		return nil, err
+	}
+	return &SearchResult{Query: q, Truncated: truncated, Hits: hits}, nil
 }
 
 func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
@@ -135,7 +148,7 @@ func (m *matcher) scan(raw, file string, max int) []SearchHit {
 		if !m.lineMatches(line) {
 			continue
 		}
-		text := strings.Clone(pytext.Truncate(pytext.Strip(line), SearchTextLimit))
+		text := strings.Clone(pytext.Truncate(pytext.Strip(line), searchTextLimit))
 		hits = append(hits, SearchHit{File: file, Line: lineNo, Text: text})
 		if len(hits) >= max {
 			break

@@ -38,10 +38,11 @@ func TestSearchSemantics(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(e.WS.Daily, "2026-01-01", "x.md"), []byte("strasse\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Search("  strasse ", 0)
+	sr, err := e.Search("  strasse ", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	res := sr.JSON()
 	want := `{
   "ok": true,
   "query": "strasse",
@@ -58,10 +59,11 @@ func TestSearchSemantics(t *testing.T) {
 	if got := pyjson.Pretty(res); got != want {
 		t.Fatalf("limit 1:\n%s", got)
 	}
-	res, err = e.Search("STRAßE", 500)
+	sr, err = e.Search("STRAßE", 500)
 	if err != nil {
 		t.Fatal(err)
 	}
+	res = sr.JSON()
 	var lines []string
 	results, _ := res.Obj.Get("results")
 	for _, r := range results.Arr {

@@ -105,7 +105,7 @@ func (st *State) JSON() pyjson.Value {
 		Set("deprecatedPages", pyjson.Int(int64(st.Stats.DeprecatedPages)))
 	writer := pyjson.NewObj().Set("agent", optString(st.WriterAgent)).Set("adapterVersion", optString(st.WriterAdapter))
 	return pyjson.ObjectValue(pyjson.NewObj().
-		Set("version", pyjson.Int(StateSchemaVersion)).
+		Set("version", pyjson.Int(stateSchemaVersion)).
 		Set("protocolVersion", pyjson.Str(ProtocolVersion)).
 		Set("engineVersion", pyjson.Str(EngineVersion)).
 		Set("initialized", pyjson.Boolean(st.Initialized)).
@@ -136,7 +136,7 @@ func (ws *Workspace) countDailyLogs() int {
 }
 
 // statsFromIndex derives the live counts from a successful render.
-func (ws *Workspace) statsFromIndex(idx *Index) Stats {
+func (ws *Workspace) statsFromIndex(idx *index) Stats {
 	st := Stats{TotalPages: len(idx.Pages), TotalDailyLogs: ws.countDailyLogs()}
 	for _, p := range idx.Pages {
 		if p.Page.Deprecated() {

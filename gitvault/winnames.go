@@ -10,7 +10,7 @@ import (
 // refuseWindowsNames is true where the engine must not create a file whose
 // name Windows cannot hold (issue 8). Elsewhere the protocol's own name
 // rules (echoes-conformance §8.1) apply unchanged, and `check` reports such
-// names under RuleWindowsName instead. Tests may set it to exercise the
+// names under ruleWindowsName instead. Tests may set it to exercise the
 // Windows refusal on any OS.
 var refuseWindowsNames = runtime.GOOS == "windows"
 

@@ -44,11 +44,11 @@ func TestCheckWindowsNames(t *testing.T) {
 		}
 	}
 	want := []Finding{
-		{Path: "EchoesVault/assets/aux", Rule: RuleWindowsName, Message: "name cannot exist on Windows: 'aux' (reserved device name AUX); git checkout fails for every Windows clone, so rename it"},
-		{Path: "EchoesVault/pages/CON.md", Rule: RuleWindowsName, Message: "name cannot exist on Windows: 'CON.md' (reserved device name CON); git checkout fails for every Windows clone, so rename it"},
-		{Path: "EchoesVault/pages/lpt\u00b9 .md", Rule: RuleWindowsName, Message: "name cannot exist on Windows: 'lpt\u00b9 .md' (reserved device name LPT\u00b9); git checkout fails for every Windows clone, so rename it"},
-		{Path: "EchoesVault/pages/re: draft.md", Rule: RuleWindowsName, Message: "name cannot exist on Windows: 're: draft.md' (character ':' is not allowed); git checkout fails for every Windows clone, so rename it"},
-		{Path: "EchoesVault/raw/draft.", Rule: RuleWindowsName, Message: "name cannot exist on Windows: 'draft.' (ends with '.'); git checkout fails for every Windows clone, so rename it"},
+		{Path: "EchoesVault/assets/aux", Rule: ruleWindowsName, Message: "name cannot exist on Windows: 'aux' (reserved device name AUX); git checkout fails for every Windows clone, so rename it"},
+		{Path: "EchoesVault/pages/CON.md", Rule: ruleWindowsName, Message: "name cannot exist on Windows: 'CON.md' (reserved device name CON); git checkout fails for every Windows clone, so rename it"},
+		{Path: "EchoesVault/pages/lpt\u00b9 .md", Rule: ruleWindowsName, Message: "name cannot exist on Windows: 'lpt\u00b9 .md' (reserved device name LPT\u00b9); git checkout fails for every Windows clone, so rename it"},
+		{Path: "EchoesVault/pages/re: draft.md", Rule: ruleWindowsName, Message: "name cannot exist on Windows: 're: draft.md' (character ':' is not allowed); git checkout fails for every Windows clone, so rename it"},
+		{Path: "EchoesVault/raw/draft.", Rule: ruleWindowsName, Message: "name cannot exist on Windows: 'draft.' (ends with '.'); git checkout fails for every Windows clone, so rename it"},
 	}
 	for _, src := range []CheckSource{CheckStaged, CheckRev} {
 		res := mustCheck(t, e, CheckOptions{Source: src, Rev: "HEAD"})
@@ -67,7 +67,7 @@ func TestCheckWindowsNames(t *testing.T) {
 	// tree entries), so the CI gate fails closed on it too.
 	ctrl := "EchoesVault/daily/2026-01-01/x\x01.md"
 	stage(ctrl)
-	ctrlFinding := Finding{Path: ctrl, Rule: RuleWindowsName, Message: "name cannot exist on Windows: 'x\\x01.md' (control character U+0001 is not allowed); git checkout fails for every Windows clone, so rename it"}
+	ctrlFinding := Finding{Path: ctrl, Rule: ruleWindowsName, Message: "name cannot exist on Windows: 'x\\x01.md' (control character U+0001 is not allowed); git checkout fails for every Windows clone, so rename it"}
 	want = append(want[:1], append([]Finding{ctrlFinding}, want[1:]...)...)
 	if res := mustCheck(t, e, CheckOptions{Source: CheckStaged}); !reflect.DeepEqual(res.Findings, want) {
 		t.Errorf("staged findings:\n got %#v\nwant %#v", res.Findings, want)

@@ -166,7 +166,7 @@ func FuzzDailyNamePortable(f *testing.F) {
 		if err != nil {
 			return
 		}
-		p, _, err := ws.dailyEntry(KindScratchpad, "x", &name)
+		p, _, err := ws.dailyEntry(kindScratchpad, "x", &name)
 		if err != nil {
 			t.Fatal(err)
 		}

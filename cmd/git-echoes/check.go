@@ -47,7 +47,7 @@ Exit status:
 
 func checkUsageError(stderr io.Writer, msg string) int {
 	fmt.Fprintf(stderr, "%sgit echoes check: error: %s\n", checkUsage, msg)
-	return 2
+	return exitUsage
 }
 
 func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -61,7 +61,7 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			io.WriteString(stdout, checkUsage)
-			return 0
+			return exitOK
 		}
 		return checkUsageError(stderr, err.Error())
 	}
@@ -94,27 +94,22 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if res, err = eng.Check(opt); err == nil {
 			io.WriteString(stdout, renderCheck(res, *format))
 			if res.OK() {
-				return 0
+				return exitOK
 			}
-			return 1
+			return exitFindings
 		}
 	}
 	// Operational failure: one clear line, and in CI an annotation too, so
 	// a misconfigured gate is as visible as a failing one.
-	msg := err.Error()
-	var ve *gitvault.Error
-	if errors.As(err, &ve) {
-		msg = ve.Msg
-	}
+	msg := gitvault.ErrorMessage(err)
 	switch *format {
 	case "json":
-		io.WriteString(stdout, pyjson.Pretty(pyjson.ObjectValue(pyjson.NewObj().
-			Set("ok", pyjson.Boolean(false)).Set("source", pyjson.Str(opt.Source.String())).Set("error", pyjson.Str(msg)))))
+		io.WriteString(stdout, pyjson.Pretty(gitvault.ErrorReply(msg, pyjson.NewObj().Set("source", pyjson.Str(opt.Source.String())))))
 	case "github":
 		fmt.Fprintf(stdout, "::error title=git echoes check::%s\n", escapeGitHubData(msg))
 	}
 	fmt.Fprintf(stderr, "git echoes check: error: %s\n", firstLine(msg))
-	return 2
+	return exitStatus(err)
 }
 
 func firstLine(s string) string {

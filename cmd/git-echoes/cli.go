@@ -79,14 +79,14 @@ func runEchoes(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	g, rest, err := parseGlobals(args)
 	if err == pflag.ErrHelp {
 		io.WriteString(stdout, usageText)
-		return 0
+		return exitOK
 	}
 	if err != nil {
 		return usage(stderr, err.Error())
 	}
 	if g.version {
 		io.WriteString(stdout, versionText(buildinfo.Get()))
-		return 0
+		return exitOK
 	}
 	if len(rest) == 0 {
 		return usage(stderr, "the following arguments are required: command")
@@ -102,7 +102,7 @@ func runEchoes(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	positional, err := parseCommandArgs(fs, cmdArgs)
 	if err == pflag.ErrHelp {
 		fmt.Fprintf(stdout, "usage: git echoes %s %s\n", cmd, spec.synopsis)
-		return 0
+		return exitOK
 	}
 	if err != nil {
 		return usage(stderr, err.Error())
@@ -131,7 +131,7 @@ func runEchoes(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	io.WriteString(stdout, out)
-	return 0
+	return exitOK
 }
 
 func parseGlobals(args []string) (globals, []string, error) {
@@ -225,19 +225,13 @@ func parseCommandArgs(fs *pflag.FlagSet, args []string) ([]string, error) {
 
 func usage(stderr io.Writer, msg string) int {
 	fmt.Fprintf(stderr, "%s\ngit echoes: error: %s\n", strings.TrimRight(usageText, "\n"), msg)
-	return 2
+	return exitUsage
 }
 
 // fail prints an expected error in the reference's compact JSON shape.
 func fail(stderr io.Writer, err error) int {
-	msg := err.Error()
-	var ve *gitvault.Error
-	if errors.As(err, &ve) {
-		msg = ve.Msg
-	}
-	io.WriteString(stderr, pyjson.Compact(pyjson.ObjectValue(pyjson.NewObj().
-		Set("ok", pyjson.Boolean(false)).Set("error", pyjson.Str(msg))))+"\n")
-	return 2
+	io.WriteString(stderr, pyjson.Compact(gitvault.ErrorReply(gitvault.ErrorMessage(err), nil))+"\n")
+	return exitStatus(err)
 }
 
 // invocation carries one parsed runtime command.
@@ -367,7 +361,11 @@ func init() {
 			if err != nil {
 				return "", err
 			}
-			return jsonOut(inv.eng.Search(inv.positional[0], n))
+			res, err := inv.eng.Search(inv.positional[0], n)
+			if err != nil {
+				return "", err
+			}
+			return pyjson.Pretty(res.JSON()), nil
 		}}
 	runtimeCommands["hash"] = runtimeCommand{synopsis: "FILENAME", positionals: 1, positionalName: "filename", flags: noFlags,
 		run: func(inv *invocation) (string, error) { return jsonOut(inv.eng.Hash(inv.positional[0])) }}

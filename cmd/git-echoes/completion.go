@@ -71,12 +71,12 @@ func runCompletion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	fail := func(msg string) int {
 		fmt.Fprintf(stderr, "%sgit echoes completion: error: %s\n", completionUsage, msg)
-		return 2
+		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			io.WriteString(stdout, completionUsage)
-			return 0
+			return exitOK
 		}
 		return fail(err.Error())
 	}
@@ -88,7 +88,7 @@ func runCompletion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(fmt.Sprintf("unknown shell %q: expected bash, zsh, fish or powershell", fs.Arg(0)))
 	}
 	io.WriteString(stdout, script)
-	return 0
+	return exitOK
 }
 
 // complKind is what an option value or a positional argument completes to.
@@ -146,7 +146,7 @@ var globalComplFlags = []complFlag{
 func runComplete(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || !strings.HasPrefix(args[0], "--cur=") {
 		fmt.Fprintf(stderr, "usage: git-echoes %s --cur=CURRENT [WORD...]\n", completeCommand)
-		return 2
+		return exitUsage
 	}
 	c := complete(args[1:], strings.TrimPrefix(args[0], "--cur="))
 	var b strings.Builder
@@ -168,7 +168,7 @@ func runComplete(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		b.WriteString("\n")
 	}
 	io.WriteString(stdout, b.String())
-	return 0
+	return exitOK
 }
 
 // complete computes what to offer for cur, the word at the cursor, after

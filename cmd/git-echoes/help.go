@@ -332,12 +332,12 @@ func runHelp(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	installMan := fs.String("install-man", "", "")
 	fail := func(msg string) int {
 		fmt.Fprintf(stderr, "%sgit echoes help: error: %s\n", helpUsage, msg)
-		return 2
+		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			io.WriteString(stdout, helpUsage)
-			return 0
+			return exitOK
 		}
 		return fail(err.Error())
 	}
@@ -352,14 +352,14 @@ func runHelp(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() == 0 {
 		io.WriteString(stdout, usageText)
-		return 0
+		return exitOK
 	}
 	t := findTopic(fs.Args())
 	if t == nil {
 		return fail(fmt.Sprintf("no help for %q: not a git echoes command (git echoes help lists them)", strings.Join(fs.Args(), " ")))
 	}
 	io.WriteString(stdout, t.text)
-	return 0
+	return exitOK
 }
 
 // findTopic takes the longest leading run of words that names a topic, so

@@ -20,17 +20,17 @@ Agent hooks (read the event JSON on stdin, print the hook response):
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
 		io.WriteString(stdout, hookUsage)
-		return 0
+		return exitOK
 	}
 	if len(args) != 1 {
 		fmt.Fprintf(stderr, "%sgit echoes hook: error: expected exactly one hook name\n", hookUsage)
-		return 2
+		return exitUsage
 	}
 	switch args[0] {
 	case "session-start":
 		io.WriteString(stdout, hooks.SessionStart(stdin))
-		return 0
+		return exitOK
 	}
 	fmt.Fprintf(stderr, "%sgit echoes hook: error: unknown hook %q\n", hookUsage, args[0])
-	return 2
+	return exitUsage
 }

@@ -45,12 +45,12 @@ func runGitHooks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	workspace := fs.String("workspace", "", "")
 	fail := func(msg string) int {
 		fmt.Fprintf(stderr, "%sgit echoes hooks: error: %s\n", gitHooksUsage, msg)
-		return 2
+		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			io.WriteString(stdout, gitHooksUsage)
-			return 0
+			return exitOK
 		}
 		return fail(err.Error())
 	}
@@ -64,7 +64,7 @@ func runGitHooks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	repo, err := openWorkspaceRepo(*workspace)
 	if err != nil {
 		fmt.Fprintf(stderr, "git echoes hooks: error: %s\n", err)
-		return 2
+		return exitError
 	}
 	var sts []hooks.HookStatus
 	switch action {
@@ -84,13 +84,9 @@ func runGitHooks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "git echoes hooks: %s\n", err)
-		var fe *hooks.ForeignHookError
-		if errors.As(err, &fe) {
-			return 1
-		}
-		return 2
+		return exitStatus(err)
 	}
-	return 0
+	return exitOK
 }
 
 // openWorkspaceRepo resolves --workspace as every command does and opens

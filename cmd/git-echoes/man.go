@@ -130,15 +130,15 @@ func indent(s string) string {
 func installManPages(dir string, stdout, stderr io.Writer) int {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		fmt.Fprintf(stderr, "git echoes help: error: %v\n", err)
-		return 2
+		return exitError
 	}
 	for _, p := range manPages() {
 		path := filepath.Join(dir, p.Name+"."+p.Section)
 		if err := os.WriteFile(path, p.Render(), 0o644); err != nil {
 			fmt.Fprintf(stderr, "git echoes help: error: %v\n", err)
-			return 2
+			return exitError
 		}
 		fmt.Fprintf(stdout, "installed %s\n", path)
 	}
-	return 0
+	return exitOK
 }

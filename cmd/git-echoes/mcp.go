@@ -57,7 +57,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			io.WriteString(stdout, mcpUsage)
-			return 0
+			return exitOK
 		}
 		return mcpUsageError(stderr, err.Error())
 	}
@@ -74,7 +74,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if serveMemory {
 		if err := mcpserver.CheckHarness(harness); err != nil {
 			fmt.Fprintln(stderr, err.Error())
-			return 2
+			return exitError
 		}
 	}
 
@@ -87,7 +87,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !fs.Changed("workspace") && sameDir(eng.WS.Root, userHome()) {
 		fmt.Fprintf(stderr, "git echoes mcp: refusing to start: the workspace resolved to your home directory (%s). "+
 			"Start the server inside a project or pass --workspace PATH explicitly.\n", eng.WS.Root)
-		return 2
+		return exitError
 	}
 
 	identity := ""
@@ -100,8 +100,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if identity != "" {
 		name, err := gitvault.NormalizeAgent(identity)
 		if err != nil {
-			fmt.Fprintf(stderr, "git echoes mcp: invalid agent identity %q: %s\n", identity, errMsg(err))
-			return 2
+			fmt.Fprintf(stderr, "git echoes mcp: invalid agent identity %q: %s\n", identity, gitvault.ErrorMessage(err))
+			return exitError
 		}
 		identity = name
 		if eng, err = gitvault.Open(gitvault.Options{Workspace: eng.WS.Root, Agent: &identity}); err != nil {
@@ -129,16 +129,16 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	server, err := mcpserver.New(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "git echoes mcp: %s\n", err)
-		return 2
+		return exitError
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	transport := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}, MaxLineLength: mcpMaxLine}
 	if err := server.Run(ctx, mcpserver.SerialTransport{Transport: transport}); err != nil && !isShutdown(ctx, err) {
 		fmt.Fprintf(stderr, "git echoes mcp: %s\n", err)
-		return 1
+		return exitServeError
 	}
-	return 0
+	return exitOK
 }
 
 func memoryCwd(explicit bool, root string) string {
@@ -157,15 +157,7 @@ func memoryMaxOutput(explicit bool, n int) int {
 
 func mcpUsageError(stderr io.Writer, msg string) int {
 	fmt.Fprintf(stderr, "%sgit echoes mcp: error: %s\n", mcpUsage, msg)
-	return 2
-}
-
-func errMsg(err error) string {
-	var ve *gitvault.Error
-	if errors.As(err, &ve) {
-		return ve.Msg
-	}
-	return err.Error()
+	return exitUsage
 }
 
 // isShutdown reports the normal ends of a session: the client closed stdin,

@@ -37,10 +37,6 @@ Exit status: 0 success, 1 error, 3 doctor found problems
 (GIT_ECHOES_MEMORY_DOCTOR_EXIT_ZERO=1 restores the reference's 0).
 `
 
-// memoryDoctorIssuesExit is doctor's status when the vault has problems,
-// distinct from 1 (the command itself failed).
-const memoryDoctorIssuesExit = 3
-
 type memoryArgs struct {
 	command     string
 	positionals []string
@@ -95,7 +91,7 @@ func parseMemoryArgs(args []string) (*memoryArgs, error) {
 func runMemory(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fail := func(err error) int {
 		io.WriteString(stderr, "Error: "+memory.SanitizeTerminal(err.Error())+"\n")
-		return 1
+		return exitMemoryError
 	}
 	a, err := parseMemoryArgs(args)
 	if err != nil {
@@ -103,7 +99,7 @@ func runMemory(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(args) == 0 || a.help || a.command == "help" || a.command == "--help" || a.command == "-h" {
 		io.WriteString(stdout, memoryUsage)
-		return 0
+		return exitOK
 	}
 	switch a.command {
 	case "init", "save", "handoff":
@@ -116,7 +112,7 @@ func runMemory(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	var out string
-	code := 0
+	code := exitOK
 	switch a.command {
 	case "init":
 		out, err = memoryInit(roots, a)
@@ -320,13 +316,13 @@ func memoryRead(roots *memory.Roots, a *memoryArgs) (string, error) {
 
 func memoryDoctor(roots *memory.Roots, a *memoryArgs) (string, int, error) {
 	if err := noPositionals(a); err != nil {
-		return "", 0, err
+		return "", exitOK, err
 	}
 	rep, err := memory.Doctor(roots, memory.DoctorOptions{Scopes: a.lists["--scope"]})
 	if err != nil {
-		return "", 0, err
+		return "", exitOK, err
 	}
-	code := 0
+	code := exitOK
 	if !rep.OK && os.Getenv("GIT_ECHOES_MEMORY_DOCTOR_EXIT_ZERO") != "1" {
 		code = memoryDoctorIssuesExit
 	}

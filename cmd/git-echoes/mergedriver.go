@@ -53,12 +53,12 @@ func runMergeDriver(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	binary := fs.String("binary", "", "")
 	fail := func(msg string) int {
 		fmt.Fprintf(stderr, "%sgit echoes merge-driver: error: %s\n", mergeDriverUsage, msg)
-		return 2
+		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			io.WriteString(stdout, mergeDriverUsage)
-			return 0
+			return exitOK
 		}
 		return fail(err.Error())
 	}
@@ -87,37 +87,37 @@ func runMergeDriver(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		var err error
 		if data[i], err = os.ReadFile(p); err != nil {
 			fmt.Fprintf(stderr, "git echoes merge-driver: %s: %v\n", name, err)
-			return 2
+			return exitError
 		}
 	}
 	merged, clean, err := merge.MergePage(data[0], data[1], data[2], labels)
 	if err != nil {
 		fmt.Fprintf(stderr, "git echoes merge-driver: %s: %v\n", name, err)
-		return 2
+		return exitError
 	}
 	if err := fsx.WriteFileAtomic(pos[1], merged); err != nil {
 		fmt.Fprintf(stderr, "git echoes merge-driver: %s: %v\n", name, err)
-		return 2
+		return exitError
 	}
 	if !clean {
 		fmt.Fprintf(stderr, "git echoes merge-driver: conflict in %s: resolve the conflict markers, then git add it\n", name)
-		return 1
+		return exitConflict
 	}
-	return 0
+	return exitOK
 }
 
 func installMergeDriver(action, workspace, binary string, stdout, stderr io.Writer) int {
 	repo, err := openWorkspaceRepo(workspace)
 	if err != nil {
 		fmt.Fprintf(stderr, "git echoes merge-driver: error: %s\n", err)
-		return 2
+		return exitError
 	}
 	if binary != "" {
 		// The driver runs from the work-tree top; an absolute path works
 		// from anywhere.
 		if binary, err = filepath.Abs(binary); err != nil {
 			fmt.Fprintf(stderr, "git echoes merge-driver: error: %s\n", err)
-			return 2
+			return exitError
 		}
 	}
 	var c hooks.MergeDriverChange
@@ -134,7 +134,7 @@ func installMergeDriver(action, workspace, binary string, stdout, stderr io.Writ
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "git echoes merge-driver: error: %s\n", err)
-		return 2
+		return exitError
 	}
-	return 0
+	return exitOK
 }

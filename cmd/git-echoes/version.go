@@ -37,12 +37,12 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	format := fs.String("format", "text", "")
 	fail := func(msg string) int {
 		fmt.Fprintf(stderr, "%sgit echoes version: error: %s\n", versionUsage, msg)
-		return 2
+		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			io.WriteString(stdout, versionUsage)
-			return 0
+			return exitOK
 		}
 		return fail(err.Error())
 	}
@@ -58,7 +58,7 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	default:
 		return fail("--format must be text or json, not " + pyjson.ReprString(*format))
 	}
-	return 0
+	return exitOK
 }
 
 // versionText is the human form. The first line has Git's own shape

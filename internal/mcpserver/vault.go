@@ -110,11 +110,13 @@ func (v *vaultServer) search(_ context.Context, args *pyjson.Obj) (*mcp.CallTool
 	if err != nil {
 		return vaultError(err), nil
 	}
-	hits, _ := res.Obj.Get("results")
-	text, _, ok := fitItems(len(hits.Arr), v.cfg.MaxOutput, func(k int) string {
-		o := res.Obj.Clone().Set("results", pyjson.Arr(hits.Arr[:k]...))
-		if k < len(hits.Arr) {
-			o.Set("outputTruncated", pyjson.Boolean(true)).Set("omittedResults", pyjson.Int(int64(len(hits.Arr)-k)))
+	hits := res.Hits
+	text, _, ok := fitItems(len(hits), v.cfg.MaxOutput, func(k int) string {
+		part := *res
+		part.Hits = hits[:k]
+		o := part.JSON().Obj
+		if k < len(hits) {
+			o.Set("outputTruncated", pyjson.Boolean(true)).Set("omittedResults", pyjson.Int(int64(len(hits)-k)))
 		}
 		return pyjson.Pretty(o.Value())
 	})
@@ -132,8 +134,7 @@ func (v *vaultServer) readPage(_ context.Context, args *pyjson.Obj) (*mcp.CallTo
 	if err != nil {
 		return vaultError(err), nil
 	}
-	content, _ := res.Obj.Get("content")
-	lines := strings.SplitAfter(content.S, "\n")
+	lines := strings.SplitAfter(res.Content, "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
@@ -144,7 +145,7 @@ func (v *vaultServer) readPage(_ context.Context, args *pyjson.Obj) (*mcp.CallTo
 	}
 	rest := lines[min(start-1, total):]
 	text, kept, ok := fitItems(len(rest), v.cfg.MaxOutput, func(k int) string {
-		o := res.Obj.Clone()
+		o := res.JSON().Obj
 		o.Delete("content")
 		o.Set("totalLines", pyjson.Int(int64(total))).Set("startLine", pyjson.Int(int64(start))).
 			Set("endLine", pyjson.Int(int64(start+k-1))).Set("truncated", pyjson.Boolean(k < len(rest)))
@@ -222,12 +223,6 @@ func payload(args *pyjson.Obj) gitvault.Payload {
 // vaultError is a tool error in the CLI's one-line error shape
 // {"ok": false, "error": "..."}: the engine's message, never a trace.
 func vaultError(err error) *mcp.CallToolResult {
-	msg := err.Error()
-	var ve *gitvault.Error
-	if errors.As(err, &ve) {
-		msg = ve.Msg
-	}
-	msg = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(msg) // one line
-	return errorResult(pyjson.Compact(pyjson.ObjectValue(pyjson.NewObj().
-		Set("ok", pyjson.Boolean(false)).Set("error", pyjson.Str(msg)))))
+	msg := strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(gitvault.ErrorMessage(err)) // one line
+	return errorResult(pyjson.Compact(gitvault.ErrorReply(msg, nil)))
 }
