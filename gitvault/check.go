@@ -6,11 +6,11 @@ import (
 	"path"
 	"sort"
 
+	"github.com/git-echoes/git-echoes/internal/frontmatter"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/jsonx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 	"github.com/git-echoes/git-echoes/internal/winname"
-	"github.com/git-echoes/git-echoes/merge"
 )
 
 // CheckSource selects the snapshot that `git echoes check` validates
@@ -326,7 +326,7 @@ func checkFile(f snapFile, name string, isPage bool) []Finding {
 		// Conflict markers are ASCII: look for them in the raw bytes.
 		text = string(data)
 	}
-	if markers := merge.FindConflictMarkers(text); len(markers) > 0 {
+	if markers := frontmatter.FindConflictMarkers(text); len(markers) > 0 {
 		out := make([]Finding, len(markers))
 		for i, m := range markers {
 			out[i] = Finding{Path: f.path, Line: m.Line, Rule: RuleConflictMarker,
