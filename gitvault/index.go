@@ -6,11 +6,11 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
+	"github.com/git-echoes/git-echoes/internal/workpool"
 )
 
 // PageSource is a read-only view of the vault's pages: the work tree, the
@@ -119,42 +119,7 @@ func parallel(n int, fn func(i int)) {
 // parallelWorkers is parallel with per-worker state: newWorker is called
 // once per worker goroutine.
 func parallelWorkers(n int, newWorker func() func(i int)) {
-	workers := runtime.GOMAXPROCS(0)
-	if workers > n {
-		workers = n
-	}
-	if workers <= 1 {
-		fn := newWorker()
-		for i := 0; i < n; i++ {
-			fn(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	next := 0
-	const batch = 64
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn := newWorker()
-			for {
-				mu.Lock()
-				start := next
-				next += batch
-				mu.Unlock()
-				if start >= n {
-					return
-				}
-				end := min(start+batch, n)
-				for i := start; i < end; i++ {
-					fn(i)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	workpool.Each(n, runtime.GOMAXPROCS(0), newWorker)
 }
 
 // indexPage is one row source of the generated index.

@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -167,5 +169,46 @@ func TestParseIndexRows(t *testing.T) {
 	want := []indexRow{{"a", "one"}, {"e\u0301", "two"}, {"b", "c ]] d"}, {"z", "sep"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("rows %q", got)
+	}
+}
+
+// panicSource is a PageSource whose reader panics on one page.
+type panicSource struct {
+	evSource
+	bad string
+}
+
+func (s panicSource) ReadPage(name string) ([]byte, error) {
+	if name == s.bad {
+		panic("read " + name)
+	}
+	return s.evSource.ReadPage(name)
+}
+
+// A panic while reading pages in parallel (index render, check, health) is
+// re-raised on the calling goroutine, where the MCP server recovers it,
+// rather than crashing the process from a worker goroutine.
+func TestIndexWorkerPanicReachesCaller(t *testing.T) {
+	// Several workers even on a one-CPU machine (scheduling only).
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	var pairs []string
+	for i := 0; i < 500; i++ {
+		pairs = append(pairs, fmt.Sprintf("p%03d.md", i), evSummaryPage("s", "active"))
+	}
+	src := panicSource{evSource(evTexts(pairs...)), "p321.md"}
+	names, _ := src.PageNames()
+	for name, run := range map[string]func(){
+		"readPages":    func() { readPages(src, names) },
+		"loadAndParse": func() { loadAndParse(src, names, nil, true) },
+		"parallel":     func() { parallel(len(names), func(i int) { src.ReadPage(names[i]) }) },
+	} {
+		got := func() (p any) {
+			defer func() { p = recover() }()
+			run()
+			return nil
+		}()
+		if got != "read p321.md" {
+			t.Errorf("%s: recovered %v, want the worker's panic", name, got)
+		}
 	}
 }

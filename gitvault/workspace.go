@@ -41,7 +41,23 @@ func ResolveWorkspace(dir string) (*Workspace, error) {
 		}
 		dir = wd
 	}
-	dir = expandUser(dir)
+	ws, err := LocateWorkspace(expandUser(dir))
+	if err != nil {
+		return nil, err
+	}
+	if err := ws.checkConfinement(); err != nil {
+		return nil, err
+	}
+	return ws, nil
+}
+
+// LocateWorkspace is ResolveWorkspace without the confinement check
+// (echoes-conformance §3 steps 1-2 only) and without "~" expansion: dir, relative to the current
+// directory, resolves to the realpath of its Git top level, or of dir
+// itself outside Git. The SessionStart hook uses it because a vault whose
+// managed paths escape the workspace must still get a card ("Status
+// unavailable") rather than silence.
+func LocateWorkspace(dir string) (*Workspace, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, wrapf(err, "Workspace is not a directory: %s", dir)
@@ -68,9 +84,6 @@ func ResolveWorkspace(dir string) (*Workspace, error) {
 	}
 	ws := newWorkspace(root)
 	ws.InGit = inGit
-	if err := ws.checkConfinement(); err != nil {
-		return nil, err
-	}
 	return ws, nil
 }
 

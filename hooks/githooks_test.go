@@ -94,44 +94,6 @@ func TestDamagedBlockRefused(t *testing.T) {
 	}
 }
 
-// The config editor touches only our section: comments, odd spacing and
-// other sections survive, and git reads the result.
-func TestMergeDriverConfig(t *testing.T) {
-	sb, repo := openRepo(t)
-	cfg := filepath.Join(repo.CommonDir(), "config")
-	orig, _ := os.ReadFile(cfg)
-	user := string(orig) + "; a comment\n[alias]\n  co = checkout # trailing\n[MERGE \"echoes-vault\"]\n\tdriver = old\n[merge \"other\"]\n\tname = keep\n"
-	os.WriteFile(cfg, []byte(user), 0o644)
-	os.WriteFile(filepath.Join(repo.Top(), ".gitattributes"), []byte("*.png binary"), 0o644)
-	c, err := InstallMergeDriver(repo)
-	if err != nil || c.ConfigAction != "added" || c.AttributesAction != "added" {
-		t.Fatalf("install: %+v %v", c, err)
-	}
-	if got := strings.TrimSpace(sb.Git(repo.Top(), "config", "--get-all", "merge.echoes-vault.driver")); got != MergeDriverCommand {
-		t.Errorf("git reads driver %q", got)
-	}
-	if got := strings.TrimSpace(sb.Git(repo.Top(), "config", "merge.other.name")); got != "keep" {
-		t.Errorf("other section: %q", got)
-	}
-	if c, _ := InstallMergeDriver(repo); c.ConfigAction != "unchanged" || c.AttributesAction != "unchanged" {
-		t.Errorf("second install: %+v", c)
-	}
-	if _, err := UninstallMergeDriver(repo); err != nil {
-		t.Fatal(err)
-	}
-	want := strings.Replace(user, "[MERGE \"echoes-vault\"]\n\tdriver = old\n", "", 1)
-	if got, _ := os.ReadFile(cfg); string(got) != want {
-		t.Errorf("config after uninstall:\n%s\nwant:\n%s", got, want)
-	}
-	if got, _ := os.ReadFile(filepath.Join(repo.Top(), ".gitattributes")); string(got) != "*.png binary\n" {
-		t.Errorf(".gitattributes after uninstall: %q", got)
-	}
-	os.WriteFile(cfg+".lock", nil, 0o644)
-	if _, err := InstallMergeDriver(repo); err == nil || !strings.Contains(err.Error(), "another git process") {
-		t.Errorf("locked config: %v", err)
-	}
-}
-
 // userBody is the hook without its "#!" line, which the block follows.
 func userBody(s string) string {
 	if strings.HasPrefix(s, "#!") {

@@ -4,13 +4,10 @@ package hooks
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/git-echoes/git-echoes/gitvault"
-	"github.com/git-echoes/git-echoes/internal/fsx"
-	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
@@ -54,14 +51,14 @@ func SessionStart(stdin io.Reader) string {
 		}
 		dir = wd
 	}
-	root, ok := workspaceRoot(dir)
-	if !ok || !vaultPresent(root) {
+	ws, err := gitvault.LocateWorkspace(dir)
+	if err != nil || !vaultPresent(ws) {
 		return silent
 	}
 	source, _ := stringField(event, "source")
 	context := plainContext
 	if source != "compact" {
-		context = fitCard(plainContext+cardContext+"\n\n", statusCard(root), CardBudget)
+		context = fitCard(plainContext+cardContext+"\n\n", statusCard(ws.Root), CardBudget)
 	} else {
 		context = truncateRunes(context, PlainBudget)
 	}
@@ -94,32 +91,11 @@ func stringField(o *pyjson.Obj, key string) (string, bool) {
 	return v.S, true
 }
 
-// workspaceRoot resolves dir as echoes-conformance §3 steps 1-2 do, without the confinement
-// check: a vault whose managed paths escape the workspace must still get a
-// card ("Status unavailable") rather than silence.
-func workspaceRoot(dir string) (string, bool) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", false
-	}
-	real, err := fsx.ResolvePath(abs)
-	if err != nil {
-		return "", false
-	}
-	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
-		return "", false
-	}
-	if top, ok, err := gitrepo.Discover(real); err == nil && ok {
-		return top, true
-	}
-	return real, true
-}
-
 // vaultPresent is the hook's notion of "initialized": the marker or the
 // index is a regular, non-symlink file.
-func vaultPresent(root string) bool {
-	for _, name := range []string{".echoes-vault.json", "index.md"} {
-		if fi, err := os.Lstat(filepath.Join(root, "EchoesVault", name)); err == nil && fi.Mode().IsRegular() {
+func vaultPresent(ws *gitvault.Workspace) bool {
+	for _, p := range []string{ws.Marker, ws.Index} {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
 			return true
 		}
 	}

@@ -68,6 +68,29 @@ func TestSessionStart(t *testing.T) {
 	}
 }
 
+// A vault whose managed paths escape the workspace through a symlink gets
+// the "Status unavailable" card, not silence: the hook locates the
+// workspace without the confinement check that refuses to open it.
+func TestSessionStartEscapingVaultIsUnavailable(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "EchoesVault"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "EchoesVault", "index.md"), []byte("# x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, ".echoes-vault")
+	if err := os.Symlink(t.TempDir(), link); err != nil {
+		t.Skipf("cannot create a symlink here: %v", err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Skipf("os.Symlink reported success but made no symlink (Wine): %v", err)
+	}
+	if c := context(t, SessionStart(event(dir, "startup"))); c != plainContext+cardContext+"\n\n"+UnavailableCard {
+		t.Errorf("context %q", c)
+	}
+}
+
 func TestFitCardDropsWholeLines(t *testing.T) {
 	card := "### T\n\n" + strings.Repeat("x", 50) + "\n\n" + strings.Repeat("é", 50)
 	if got := fitCard("P\n\n", card, 1000); got != "P\n\n"+card {

@@ -3,6 +3,8 @@ package merge
 import (
 	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/frontmatter"
 )
 
 // FuzzMergePage checks that MergePage never panics and that a clean result
@@ -23,8 +25,8 @@ func FuzzMergePage(f *testing.F) {
 			t.Fatalf("clean merge lost a one-sided line\nbase=%q\nours=%q\ntheirs=%q\nmerged=%q",
 				base, ours, theirs, merged)
 		}
-		if clean && HasConflictMarkersAnyNewline(string(merged)) &&
-			!HasConflictMarkersAnyNewline(string(base)+"\n"+string(ours)+"\n"+string(theirs)) {
+		if clean && frontmatter.HasConflictMarkersAnyNewline(string(merged)) &&
+			!frontmatter.HasConflictMarkersAnyNewline(string(base)+"\n"+string(ours)+"\n"+string(theirs)) {
 			t.Fatalf("clean merge invented conflict markers: %q", merged)
 		}
 		// MergePage falls back to the line merge if the page-aware merge

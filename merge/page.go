@@ -1,10 +1,15 @@
+// Package merge is the page-aware three-way merge driver for git
+// (`git echoes merge-driver`): EchoesVault pages are merged frontmatter key
+// by key, with the key lines read as internal/frontmatter reads them.
 package merge
 
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/git-echoes/git-echoes/internal/frontmatter"
+	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // Labels name the three versions in conflict markers, as git's %X/%Y
@@ -101,7 +106,7 @@ func lineContent(l string) string {
 // and 5 find them: after leading whitespace, the first line must be "---",
 // and the frontmatter ends at the next line that is exactly "---".
 func splitPage(text string) (page, bool) {
-	rest := strings.TrimLeftFunc(text, isPySpace)
+	rest := strings.TrimLeftFunc(text, pytext.IsSpace)
 	p := page{prefix: text[:len(text)-len(rest)]}
 	lines := splitLines(rest)
 	if len(lines) < 2 || lineContent(lines[0]) != "---" || !strings.HasSuffix(lines[0], "\n") {
@@ -118,9 +123,6 @@ func splitPage(text string) (page, bool) {
 	}
 	return page{}, false
 }
-
-// keyLineRe matches a top-level frontmatter key line (echoes-conformance §9 step 6).
-var keyLineRe = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):`)
 
 // fmBlock is one top-level key with its raw lines: the comments and blank
 // lines before it (lead), then the key line and its continuation lines
@@ -140,11 +142,11 @@ func parseFrontmatter(lines []string) (blocks []fmBlock, tail []string, ok bool)
 	var pending []string
 	for _, l := range lines {
 		c := lineContent(l)
-		trimmed := strings.TrimLeftFunc(c, isPySpace)
+		key, _, isKey := frontmatter.KeyLine(c)
 		switch {
-		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
+		case frontmatter.Skippable(c):
 			pending = append(pending, l)
-		case trimmed != c || !keyLineRe.MatchString(c):
+		case !isKey:
 			// An indented line, or an unindented line that is not a key
 			// (for example "- go" under "stack:"), continues the current
 			// key; before the first key it leads the first key.
@@ -157,7 +159,6 @@ func parseFrontmatter(lines []string) (blocks []fmBlock, tail []string, ok bool)
 			cur.own = append(cur.own, l)
 			pending = nil
 		default:
-			key := keyLineRe.FindStringSubmatch(c)[1]
 			if seen[key] {
 				return nil, nil, false
 			}
@@ -179,7 +180,7 @@ func mergePageText(b, o, t string, opt lineMergeOptions) (out []byte, conflicts 
 	}
 	pb, okB := splitPage(b)
 	if !okB {
-		if pyStrip(b) != "" {
+		if pytext.Strip(b) != "" {
 			return nil, 0, false
 		}
 		// Add/add: both sides created the page.
@@ -315,8 +316,8 @@ func mergeBlocks(bb, ob, tb []fmBlock, opt lineMergeOptions) ([][]byte, int) {
 func keepsOneSidedLines(b, o, t, out string) bool {
 	set := func(s string) map[string]bool {
 		m := map[string]bool{}
-		for _, l := range strings.Split(universalNewlines(s), "\n") {
-			if l = pyStrip(l); l != "" {
+		for _, l := range strings.Split(pytext.UniversalNewlines(s), "\n") {
+			if l = pytext.Strip(l); l != "" {
 				m[l] = true
 			}
 		}

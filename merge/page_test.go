@@ -3,6 +3,8 @@ package merge
 import (
 	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/frontmatter"
 )
 
 var testLabels = Labels{Ours: "ours", Base: "base", Theirs: "theirs"}
@@ -241,7 +243,7 @@ func TestMergePage(t *testing.T) {
 			if clean != tc.clean {
 				t.Errorf("clean = %v, want %v", clean, tc.clean)
 			}
-			if clean == HasConflictMarkersAnyNewline(string(got)) && !strings.Contains(tc.base+tc.ours+tc.theirs, "=======") {
+			if clean == frontmatter.HasConflictMarkersAnyNewline(string(got)) && !strings.Contains(tc.base+tc.ours+tc.theirs, "=======") {
 				t.Errorf("clean=%v but markers present=%v", clean, !clean)
 			}
 		})

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/git-echoes/git-echoes/hooks"
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/merge"
 )
@@ -26,9 +25,9 @@ replaces OURS (%A) atomically. Whatever cannot be merged safely is left as
 standard conflict markers, which "git echoes check" then refuses until a
 person resolves them.
 
-install writes "` + hooks.AttributesLine + `" to the work tree's
-.gitattributes (other lines kept) and merge.` + hooks.MergeDriverName + `.name/.driver
-("` + hooks.MergeDriverCommand + `") to the repository's config
+install writes "` + merge.AttributesLine + `" to the work tree's
+.gitattributes (other lines kept) and merge.` + merge.MergeDriverName + `.name/.driver
+("` + merge.MergeDriverCommand + `") to the repository's config
 (the common config of linked worktrees). uninstall removes exactly those.
 --binary PATH makes the driver run the git-echoes binary at PATH instead of
 finding it on PATH, for git clients started with another PATH; the path is
@@ -120,17 +119,17 @@ func installMergeDriver(action, workspace, binary string, stdout, stderr io.Writ
 			return exitError
 		}
 	}
-	var c hooks.MergeDriverChange
+	var c merge.MergeDriverChange
 	if action == "install" {
-		c, err = hooks.InstallMergeDriverBinary(repo, binary)
+		c, err = merge.InstallMergeDriverBinary(repo, binary)
 	} else {
-		c, err = hooks.UninstallMergeDriver(repo)
+		c, err = merge.UninstallMergeDriver(repo)
 	}
 	if c.AttributesAction != "" {
 		fmt.Fprintf(stdout, ".gitattributes: %s  %s\n", c.AttributesAction, c.Attributes)
 	}
 	if c.ConfigAction != "" {
-		fmt.Fprintf(stdout, "git config merge.%s: %s  %s\n", hooks.MergeDriverName, c.ConfigAction, c.Config)
+		fmt.Fprintf(stdout, "git config merge.%s: %s  %s\n", merge.MergeDriverName, c.ConfigAction, c.Config)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "git echoes merge-driver: error: %s\n", err)

@@ -16,6 +16,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/jsjson"
 	"github.com/git-echoes/git-echoes/internal/jstext"
+	"github.com/git-echoes/git-echoes/internal/workpool"
 )
 
 // Diagnostic codes of invalid files (ecc-conformance §11.5).
@@ -321,7 +322,7 @@ func (s *scanner) readFiles(root, scope string, files []string) {
 			d.close()
 		}
 	}()
-	runOrdered(len(files), workers, scanWindow*workers,
+	workpool.Ordered(len(files), workers, scanWindow*workers,
 		func(i int) fileOutcome { return s.examine(root, rootReal, rootOK, scope, files[i], dirs[dirOf[i]]) },
 		func(i int, o fileOutcome) bool {
 			rel := files[i]
@@ -418,130 +419,13 @@ func (d *scanDir) close() {
 	d.dir, d.state = nil, dirDone
 }
 
-// runOrdered calls consume(i, compute(i)) for i = 0, 1, … n-1 in order,
-// stopping after consume returns false. compute runs on up to workers
-// goroutines, at most window indices ahead of consume; consume always runs
-// on the calling goroutine. A panic in compute(i) is re-raised on the
-// calling goroutine when consume would have received i (as it would
-// have happened there sequentially), so callers that recover keep working.
-// Every goroutine has exited when it returns.
-func runOrdered[T any](n, workers, window int, compute func(int) T, consume func(int, T) bool) {
-	if workers <= 1 || n < 2 {
-		for i := 0; i < n; i++ {
-			if !consume(i, compute(i)) {
-				return
-			}
-		}
-		return
-	}
-	window = max(window, workers)
-	type result struct {
-		v     T
-		panic any
-		ok    bool // false: compute(i) panicked with panic
-	}
-	// Index i travels through slot i%window; the tokens guarantee that a
-	// slot's previous index has been consumed before it is reused.
-	slots := make([]chan result, window)
-	for i := range slots {
-		slots[i] = make(chan result, 1)
-	}
-	tokens := make(chan struct{}, window)
-	stop := make(chan struct{})
-	var stopped atomic.Bool
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	run := func(i int) (r result) {
-		defer func() {
-			if !r.ok {
-				r.panic = recover()
-			}
-		}()
-		return result{v: compute(i), ok: true}
-	}
-	for w := 0; w < min(workers, n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case tokens <- struct{}{}:
-				case <-stop:
-					return
-				}
-				if stopped.Load() {
-					return
-				}
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				slots[i%window] <- run(i)
-			}
-		}()
-	}
-	var failed *result
-	for i := 0; i < n; i++ {
-		r := <-slots[i%window]
-		<-tokens
-		if !r.ok {
-			failed = &r
-			break
-		}
-		if !consume(i, r.v) {
-			break
-		}
-	}
-	stopped.Store(true)
-	close(stop)
-	wg.Wait()
-	if failed != nil {
-		panic(failed.panic)
-	}
-}
-
 // parallelChunks calls f over [0, n) split into contiguous chunks, one per
-// scan worker, and returns when all are done. Small inputs run inline. f
-// must only write state owned by its own indices. A panic in f is
-// re-raised on the calling goroutine after every chunk has finished.
+// scan worker (workpool.Chunks: small inputs inline, a panic in f
+// re-raised on the calling goroutine).
 func parallelChunks(n int, f func(lo, hi int)) {
 	workers := scanWorkers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if workers <= 1 || n < 256 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var panicked bool
-	var panicVal any
-	size := (n + workers - 1) / workers
-	for lo := 0; lo < n; lo += size {
-		hi := min(lo+size, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			done := false
-			defer func() {
-				if !done {
-					p := recover()
-					mu.Lock()
-					if !panicked {
-						panicked, panicVal = true, p
-					}
-					mu.Unlock()
-				}
-			}()
-			f(lo, hi)
-			done = true
-		}()
-	}
-	wg.Wait()
-	if panicked {
-		// Re-raised on the caller's goroutine, where a sequential run
-		// would have panicked, so callers that recover keep working.
-		panic(panicVal)
-	}
+	workpool.Chunks(n, workers, f)
 }

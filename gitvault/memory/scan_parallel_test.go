@@ -131,35 +131,6 @@ func TestMemoryParallelScanByteBudgetMatchesSequential(t *testing.T) {
 	}
 }
 
-func TestRunOrderedStopsAndVisitsInOrder(t *testing.T) {
-	for _, workers := range []int{1, 2, 5} {
-		for _, n := range []int{0, 1, 2, 7, 100} {
-			for stopAt := -1; stopAt < n; stopAt += max(1, n/5) {
-				var seen []int
-				runOrdered(n, workers, 3, func(i int) int { return i * i }, func(i, v int) bool {
-					if v != i*i {
-						t.Fatalf("index %d got %d", i, v)
-					}
-					seen = append(seen, i)
-					return i != stopAt
-				})
-				want := n
-				if stopAt >= 0 {
-					want = stopAt + 1
-				}
-				if len(seen) != want {
-					t.Fatalf("workers %d n %d stop %d: visited %v", workers, n, stopAt, seen)
-				}
-				for k, i := range seen {
-					if k != i {
-						t.Fatalf("out of order: %v", seen)
-					}
-				}
-			}
-		}
-	}
-}
-
 // TestMemoryGuardedReaderSizes covers the raw-descriptor read: exact cap,
 // one byte over (refused from fstat), and files whose fstat size is wrong
 // (procfs reports 0), which must grow the buffer and still honour the cap.
@@ -338,53 +309,5 @@ func TestMemoryScanClosesDirectories(t *testing.T) {
 	}
 	if after := fds(); after != before {
 		t.Fatalf("descriptors: %d before, %d after", before, after)
-	}
-}
-
-// TestParallelHelpersRaisePanicsOnCaller: a panic in a worker reaches the
-// calling goroutine (the MCP server recovers there), only for indices the
-// sequential loop would have reached.
-func TestParallelHelpersRaisePanicsOnCaller(t *testing.T) {
-	catch := func(f func()) (p any) {
-		defer func() { p = recover() }()
-		f()
-		return nil
-	}
-	for _, workers := range []int{1, 2, 4} {
-		p := catch(func() {
-			runOrdered(50, workers, 4, func(i int) int {
-				if i == 17 {
-					panic("boom")
-				}
-				return i
-			}, func(i, v int) bool { return true })
-		})
-		if p != "boom" {
-			t.Fatalf("workers %d: recovered %v", workers, p)
-		}
-		// Stopping before the failing index never raises it.
-		p = catch(func() {
-			runOrdered(50, workers, 4, func(i int) int {
-				if i == 17 {
-					panic("boom")
-				}
-				return i
-			}, func(i, v int) bool { return i < 10 })
-		})
-		if p != nil {
-			t.Fatalf("workers %d: panic past the stop: %v", workers, p)
-		}
-		withScanWorkers(workers, func() {
-			p = catch(func() {
-				parallelChunks(1000, func(lo, hi int) {
-					if lo <= 900 && 900 < hi {
-						panic("chunk")
-					}
-				})
-			})
-		})
-		if p != "chunk" {
-			t.Fatalf("workers %d: parallelChunks recovered %v", workers, p)
-		}
 	}
 }

@@ -82,10 +82,10 @@ func Scan(text string) (*Block, error) {
 	seen := make(map[string]bool)
 	for i := 1; i < closing; i++ {
 		line := lines[i]
-		if skippable(line) || startsIndented(line) {
+		if Skippable(line) || startsIndented(line) {
 			continue
 		}
-		name, raw, ok := keyLine(line)
+		name, raw, ok := KeyLine(line)
 		if !ok {
 			continue // the reference silently ignores lines that are not key lines
 		}
@@ -98,9 +98,9 @@ func Scan(text string) (*Block, error) {
 	return b, nil
 }
 
-// skippable reports blank lines and comment lines (first non-whitespace
+// Skippable reports blank lines and comment lines (first non-whitespace
 // character is '#', indented comments included).
-func skippable(line string) bool {
+func Skippable(line string) bool {
 	t := pytext.LStrip(line)
 	return t == "" || t[0] == '#'
 }
@@ -114,7 +114,7 @@ func startsIndented(line string) bool {
 // in lines[from:end] is indented (a block value such as "  - go").
 func indentedValueFollows(lines []string, from, end int) bool {
 	for i := from; i < end; i++ {
-		if skippable(lines[i]) {
+		if Skippable(lines[i]) {
 			continue
 		}
 		return startsIndented(lines[i])
@@ -122,9 +122,9 @@ func indentedValueFollows(lines []string, from, end int) bool {
 	return false
 }
 
-// keyLine matches ^([A-Za-z][A-Za-z0-9_-]*):\s*(.*)$ with \s as Python's
+// KeyLine matches ^([A-Za-z][A-Za-z0-9_-]*):\s*(.*)$ with \s as Python's
 // whitespace set.
-func keyLine(line string) (name, raw string, ok bool) {
+func KeyLine(line string) (name, raw string, ok bool) {
 	if line == "" || !isASCIILetter(line[0]) {
 		return "", "", false
 	}

@@ -155,7 +155,7 @@ func (t *tool) failedMessage() string {
 }
 
 // arguments decodes and validates tools/call arguments (ecc-conformance §17.5 steps 1-2).
-// Missing arguments count as {}. Decoding uses jsonx, which refuses lone
+// Missing arguments count as {}. Decoding uses pyjson, which refuses lone
 // surrogate escapes instead of silently turning them into U+FFFD.
 func (t *tool) arguments(raw json.RawMessage) (*pyjson.Obj, error) {
 	name := t.def.Name

@@ -1,4 +1,4 @@
-package hooks
+package merge
 
 import (
 	"os"
@@ -6,7 +6,59 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/gitrepo"
+	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 )
+
+func openRepo(t *testing.T) (*gitrepotest.Sandbox, *gitrepo.Repo) {
+	t.Helper()
+	sb := gitrepotest.New(t)
+	dir := sb.Init(filepath.Join(t.TempDir(), "repo"))
+	repo, err := gitrepo.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sb, repo
+}
+
+// The config editor touches only our section: comments, odd spacing and
+// other sections survive, and git reads the result.
+func TestMergeDriverConfig(t *testing.T) {
+	sb, repo := openRepo(t)
+	cfg := filepath.Join(repo.CommonDir(), "config")
+	orig, _ := os.ReadFile(cfg)
+	user := string(orig) + "; a comment\n[alias]\n  co = checkout # trailing\n[MERGE \"echoes-vault\"]\n\tdriver = old\n[merge \"other\"]\n\tname = keep\n"
+	os.WriteFile(cfg, []byte(user), 0o644)
+	os.WriteFile(filepath.Join(repo.Top(), ".gitattributes"), []byte("*.png binary"), 0o644)
+	c, err := InstallMergeDriver(repo)
+	if err != nil || c.ConfigAction != "added" || c.AttributesAction != "added" {
+		t.Fatalf("install: %+v %v", c, err)
+	}
+	if got := strings.TrimSpace(sb.Git(repo.Top(), "config", "--get-all", "merge.echoes-vault.driver")); got != MergeDriverCommand {
+		t.Errorf("git reads driver %q", got)
+	}
+	if got := strings.TrimSpace(sb.Git(repo.Top(), "config", "merge.other.name")); got != "keep" {
+		t.Errorf("other section: %q", got)
+	}
+	if c, _ := InstallMergeDriver(repo); c.ConfigAction != "unchanged" || c.AttributesAction != "unchanged" {
+		t.Errorf("second install: %+v", c)
+	}
+	if _, err := UninstallMergeDriver(repo); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(user, "[MERGE \"echoes-vault\"]\n\tdriver = old\n", "", 1)
+	if got, _ := os.ReadFile(cfg); string(got) != want {
+		t.Errorf("config after uninstall:\n%s\nwant:\n%s", got, want)
+	}
+	if got, _ := os.ReadFile(filepath.Join(repo.Top(), ".gitattributes")); string(got) != "*.png binary\n" {
+		t.Errorf(".gitattributes after uninstall: %q", got)
+	}
+	os.WriteFile(cfg+".lock", nil, 0o644)
+	if _, err := InstallMergeDriver(repo); err == nil || !strings.Contains(err.Error(), "another git process") {
+		t.Errorf("locked config: %v", err)
+	}
+}
 
 func TestMergeDriverCommandFor(t *testing.T) {
 	for _, tc := range []struct{ bin, goos, want, err string }{
@@ -23,26 +75,6 @@ func TestMergeDriverCommandFor(t *testing.T) {
 		got, err := MergeDriverCommandFor(tc.bin, tc.goos)
 		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.HasPrefix(err.Error(), tc.err) {
 			t.Errorf("MergeDriverCommandFor(%q, %s) = %q, %v; want %q, %q", tc.bin, tc.goos, got, err, tc.want, tc.err)
-		}
-	}
-}
-
-func TestGitConfigValue(t *testing.T) {
-	for v, want := range map[string]string{
-		"git echoes merge-driver %O %A %B %P":       "git echoes merge-driver %O %A %B %P",
-		"EchoesVault page-aware merge (git-echoes)": "EchoesVault page-aware merge (git-echoes)",
-		`'C:\Program Files\x.exe' merge-driver`:     `'C:\\Program Files\\x.exe' merge-driver`,
-		`say "hi"`:                                  `say \"hi\"`,
-		"a # not a comment":                         `"a # not a comment"`,
-		"a;b":                                       `"a;b"`,
-		" lead":                                     `" lead"`,
-		"trail ":                                    `"trail "`,
-		"tab\there\nnewline":                        `tab\there\nnewline`,
-		`'/opt/it'"'"'s/git-echoes' merge-driver %O %A %B %P`: `'/opt/it'\"'\"'s/git-echoes' merge-driver %O %A %B %P`,
-		`'/opt/#1; x\y/git-echoes' merge-driver %O %A %B %P`:  `"'/opt/#1; x\\y/git-echoes' merge-driver %O %A %B %P"`,
-	} {
-		if got := gitConfigValue(v); got != want {
-			t.Errorf("gitConfigValue(%q) = %q, want %q", v, got, want)
 		}
 	}
 }

@@ -1,6 +1,4 @@
-// Package merge holds the conflict-marker detection of the EchoesVault
-// Protocol (echoes-conformance §9 step 3) and a page-aware three-way merge driver for git.
-package merge
+package frontmatter
 
 import (
 	"regexp"
@@ -14,14 +12,6 @@ import (
 // the start and after each \n, $ before each \n and at the end, and . matches
 // anything but \n.
 var ConflictRe = regexp.MustCompile(`(?m)^(?:<<<<<<<(?: .*)?|=======|>>>>>>>(?: .*)?)$`)
-
-func pyStrip(s string) string { return pytext.Strip(s) }
-
-func isPySpace(r rune) bool { return pytext.IsSpace(r) }
-
-// universalNewlines replaces every \r\n with \n, then every remaining \r
-// with \n (echoes-conformance §2.3).
-func universalNewlines(s string) string { return pytext.UniversalNewlines(s) }
 
 // MatchesConflictRe reports whether ConflictRe matches text, with exactly
 // the regexp's semantics, by scanning bytes: it runs over every page of a
@@ -67,7 +57,7 @@ func allByte(s string, c byte) bool {
 func HasConflictMarkers(text string) bool {
 	// Matching on strip(text) is the same as on strip(text)+"\n": $ matches
 	// at the end of the text as it does before a final newline.
-	return MatchesConflictRe(pyStrip(text))
+	return MatchesConflictRe(pytext.Strip(text))
 }
 
 // HasConflictMarkersAnyNewline reports whether echoes-conformance §9 step 3 matches on the
@@ -78,7 +68,7 @@ func HasConflictMarkersAnyNewline(text string) bool {
 	if HasConflictMarkers(text) {
 		return true
 	}
-	return strings.ContainsRune(text, '\r') && HasConflictMarkers(universalNewlines(text))
+	return strings.ContainsRune(text, '\r') && HasConflictMarkers(pytext.UniversalNewlines(text))
 }
 
 // Marker is one conflict-marker line.
@@ -96,9 +86,9 @@ type Marker struct {
 // whole text is ignored the way echoes-conformance §9 step 2 ignores it, so an indented marker
 // on the first line is reported just as the validation sees it.
 func FindConflictMarkers(text string) []Marker {
-	u := universalNewlines(text)
-	start := len(u) - len(strings.TrimLeftFunc(u, isPySpace))
-	norm := pyStrip(u) + "\n"
+	u := pytext.UniversalNewlines(text)
+	start := len(u) - len(strings.TrimLeftFunc(u, pytext.IsSpace))
+	norm := pytext.Strip(u) + "\n"
 	var out []Marker
 	for _, m := range ConflictRe.FindAllStringIndex(norm, -1) {
 		out = append(out, Marker{
