@@ -120,15 +120,15 @@ func (e *Engine) Check(opt CheckOptions) (*CheckResult, error) {
 			return nil, wrapf(err, "Cannot read the Git repository: %s", err.Error())
 		}
 	}
-	var snap *Snapshot
+	var snap *vaultSnapshot
 	var err error
 	switch opt.Source {
 	case CheckWorkTree:
-		snap, err = WorkTreeSnapshot(ws, repo)
+		snap, err = workTreeSnapshot(ws, repo)
 	case CheckStaged:
-		snap, err = IndexSnapshot(repo)
+		snap, err = indexSnapshot(repo)
 	case CheckRev:
-		snap, err = TreeSnapshot(repo, opt.Rev)
+		snap, err = treeSnapshot(repo, opt.Rev)
 	default:
 		err = fmt.Errorf("unknown check source %d", opt.Source)
 	}
@@ -190,7 +190,7 @@ func markerFromBytes(data []byte) MarkerRead {
 }
 
 // validate runs every content rule over the snapshot.
-func (s *Snapshot) validate(src CheckSource) []Finding {
+func (s *vaultSnapshot) validate(src CheckSource) []Finding {
 	var out []Finding
 	for _, p := range s.localOnly {
 		out = append(out, Finding{Path: p, Rule: ruleLocalOnlyCommitted,
@@ -212,7 +212,7 @@ func (s *Snapshot) validate(src CheckSource) []Finding {
 
 const markerPath = vaultPrefix + ".echoes-vault.json"
 
-func (s *Snapshot) markerFindings(src CheckSource) []Finding {
+func (s *vaultSnapshot) markerFindings(src CheckSource) []Finding {
 	f, ok := s.file(markerPath)
 	if !ok {
 		if len(s.files) == 0 {
@@ -246,7 +246,7 @@ func (s *Snapshot) markerFindings(src CheckSource) []Finding {
 // daily entries, assets, raw sources, unmerged paths) with a component that
 // cannot exist on Windows. A bad directory is reported once, at its own
 // path, however many files it holds.
-func (s *Snapshot) windowsNameFindings() []Finding {
+func (s *vaultSnapshot) windowsNameFindings() []Finding {
 	var out []Finding
 	seen := map[string]bool{}
 	report := func(p string) {
@@ -270,7 +270,7 @@ func (s *Snapshot) windowsNameFindings() []Finding {
 
 // collisionFindings applies echoes-conformance §8.3 to the whole listing and reports every
 // colliding page, not only the first pair.
-func (s *Snapshot) collisionFindings() []Finding {
+func (s *vaultSnapshot) collisionFindings() []Finding {
 	var out []Finding
 	seen := make(map[string]string, len(s.pages))
 	for _, n := range s.pages {
@@ -288,7 +288,7 @@ func (s *Snapshot) collisionFindings() []Finding {
 
 // contentFindings validates every page (echoes-conformance §9) and searches every other
 // EchoesVault/**/*.md file for conflict markers, in parallel.
-func (s *Snapshot) contentFindings() []Finding {
+func (s *vaultSnapshot) contentFindings() []Finding {
 	pageOf := make(map[int]string, len(s.pages))
 	for name, i := range s.pageFile {
 		pageOf[i] = name

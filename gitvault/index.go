@@ -13,9 +13,9 @@ import (
 	"github.com/git-echoes/git-echoes/internal/workpool"
 )
 
-// PageSource is a read-only view of the vault's pages: the work tree, the
+// pageSource is a read-only view of the vault's pages: the work tree, the
 // Git index or a commit tree (design §one-snapshot-abstraction-three-sources).
-type PageSource interface {
+type pageSource interface {
 	// PageNames lists page file names in listing order (echoes-conformance §8.2).
 	PageNames() ([]string, error)
 	// ReadPage returns the raw bytes of one page.
@@ -31,7 +31,7 @@ type pageText struct {
 
 // readPages reads every named page as text (echoes-conformance §2.3), in parallel, keeping the
 // order of names. Reading dominates index renders of large vaults.
-func readPages(src PageSource, names []string) []pageText {
+func readPages(src pageSource, names []string) []pageText {
 	out := make([]pageText, len(names))
 	parallel(len(names), func(i int) {
 		out[i].Name = names[i]
@@ -56,7 +56,7 @@ type loadedPage struct {
 // reusable buffer per worker, keeping only the parsed metadata: index
 // renders of large vaults are dominated by this loop. Pages named in skip
 // are left zero. withConflict also runs health's conflict-marker scan.
-func loadAndParse(src PageSource, names []string, skip map[string]int, withConflict bool) []loadedPage {
+func loadAndParse(src pageSource, names []string, skip map[string]int, withConflict bool) []loadedPage {
 	out := make([]loadedPage, len(names))
 	read, done := bufferedReader(src)
 	defer done()
@@ -102,7 +102,7 @@ type dirSourceReader interface {
 
 // bufferedReader returns the fastest page reader src offers and its
 // release function.
-func bufferedReader(src PageSource) (pageReader, func()) {
+func bufferedReader(src pageSource) (pageReader, func()) {
 	if d, ok := src.(dirSourceReader); ok {
 		if read, done, err := d.openDir(); err == nil {
 			return read, done
@@ -143,7 +143,7 @@ type index struct {
 // in listing order. Proposed pages replace the file of the same name in
 // place or are added after the listing, in order, as the reference's
 // dictionary update does.
-func renderIndex(src PageSource, names []string, proposed []indexPage) (*index, error) {
+func renderIndex(src pageSource, names []string, proposed []indexPage) (*index, error) {
 	replace := make(map[string]int, len(proposed))
 	for i, p := range proposed {
 		replace[p.Name] = i

@@ -19,7 +19,7 @@ func evTexts(pairs ...string) []pageText {
 	return out
 }
 
-// evSource is an in-memory PageSource.
+// evSource is an in-memory pageSource.
 type evSource []pageText
 
 func (s evSource) PageNames() ([]string, error) {
@@ -172,7 +172,7 @@ func TestParseIndexRows(t *testing.T) {
 	}
 }
 
-// panicSource is a PageSource whose reader panics on one page.
+// panicSource is a pageSource whose reader panics on one page.
 type panicSource struct {
 	evSource
 	bad string

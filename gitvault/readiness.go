@@ -34,9 +34,9 @@ type GitReadiness struct {
 	Problem string
 }
 
-// LocalOnlyFiles are the workspace-relative files that must never be
+// localOnlyFiles are the workspace-relative files that must never be
 // committed (echoes-conformance §20.2).
-var LocalOnlyFiles = []string{"EchoesVault/index.md", ".echoes-vault/state.json", ".echoes-vault/lock",
+var localOnlyFiles = []string{"EchoesVault/index.md", ".echoes-vault/state.json", ".echoes-vault/lock",
 	".opencode/echoes-state.json", ".codex/echoes-vault-state.json"}
 
 // durableFixed are the durable candidates with a fixed path (echoes-conformance §20.2), before
@@ -114,7 +114,7 @@ func unreadableReadiness(err error) GitReadiness {
 func readiness(repo *gitrepo.Repo, durable []string) (GitReadiness, error) {
 	g := GitReadiness{Available: true}
 	tracked := repo.IndexPaths()
-	for _, p := range LocalOnlyFiles {
+	for _, p := range localOnlyFiles {
 		if tracked[p] {
 			g.TrackedLocalFiles = append(g.TrackedLocalFiles, p)
 		}

@@ -22,12 +22,12 @@ type snapFile struct {
 	read    func() ([]byte, error)
 }
 
-// Snapshot is a read-only view of the vault's files from one source: every
+// vaultSnapshot is a read-only view of the vault's files from one source: every
 // file below EchoesVault/, plus what the source's Git view says about the
-// local-only files (echoes-conformance §20.2) and unmerged paths. It implements PageSource, so
+// local-only files (echoes-conformance §20.2) and unmerged paths. It implements pageSource, so
 // the index renderer and the check read pages the same way from every
 // source.
-type Snapshot struct {
+type vaultSnapshot struct {
 	files     []snapFile     // sorted by path
 	pages     []string       // page file names in listing order (echoes-conformance §8.2)
 	pageFile  map[string]int // page name -> index into files
@@ -41,10 +41,10 @@ const vaultPrefix = "EchoesVault/"
 
 // PageNames lists the snapshot's pages in listing order: direct regular
 // children of EchoesVault/pages/ with a case-insensitive .md suffix.
-func (s *Snapshot) PageNames() ([]string, error) { return s.pages, nil }
+func (s *vaultSnapshot) PageNames() ([]string, error) { return s.pages, nil }
 
 // ReadPage returns the bytes of one listed page.
-func (s *Snapshot) ReadPage(name string) ([]byte, error) {
+func (s *vaultSnapshot) ReadPage(name string) ([]byte, error) {
 	i, ok := s.pageFile[name]
 	if !ok {
 		return nil, &fs.PathError{Op: "open", Path: vaultPrefix + "pages/" + name, Err: fs.ErrNotExist}
@@ -53,7 +53,7 @@ func (s *Snapshot) ReadPage(name string) ([]byte, error) {
 }
 
 // finish sorts the files and derives the page listing.
-func (s *Snapshot) finish() {
+func (s *vaultSnapshot) finish() {
 	sort.Slice(s.files, func(i, j int) bool { return s.files[i].path < s.files[j].path })
 	s.pageFile = map[string]int{}
 	for i, f := range s.files {
@@ -67,7 +67,7 @@ func (s *Snapshot) finish() {
 	sortPageNames(s.pages)
 }
 
-func (s *Snapshot) file(path string) (snapFile, bool) {
+func (s *vaultSnapshot) file(path string) (snapFile, bool) {
 	i := sort.Search(len(s.files), func(i int) bool { return s.files[i].path >= path })
 	if i < len(s.files) && s.files[i].path == path {
 		return s.files[i], true
@@ -75,13 +75,13 @@ func (s *Snapshot) file(path string) (snapFile, bool) {
 	return snapFile{}, false
 }
 
-func (s *Snapshot) hasVault() bool { return len(s.files) > 0 || len(s.unmerged) > 0 }
+func (s *vaultSnapshot) hasVault() bool { return len(s.files) > 0 || len(s.unmerged) > 0 }
 
-// WorkTreeSnapshot walks the work tree's EchoesVault/ without following
+// workTreeSnapshot walks the work tree's EchoesVault/ without following
 // symlinks. repo (nil outside Git) supplies the index view of local-only
 // files: on disk they are expected, tracked they are a problem.
-func WorkTreeSnapshot(ws *Workspace, repo *gitrepo.Repo) (*Snapshot, error) {
-	s := &Snapshot{localVerb: "tracked by Git"}
+func workTreeSnapshot(ws *Workspace, repo *gitrepo.Repo) (*vaultSnapshot, error) {
+	s := &vaultSnapshot{localVerb: "tracked by Git"}
 	if fsx.IsDirNoFollow(ws.Vault) {
 		err := filepath.WalkDir(ws.Vault, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -108,11 +108,11 @@ func WorkTreeSnapshot(ws *Workspace, repo *gitrepo.Repo) (*Snapshot, error) {
 	return s, nil
 }
 
-// IndexSnapshot reads the vault from the Git index ($GIT_INDEX_FILE when
+// indexSnapshot reads the vault from the Git index ($GIT_INDEX_FILE when
 // set, as during `git commit -a` or `git commit <paths>`): the blobs that
 // the next commit will hold, whatever the work tree says.
-func IndexSnapshot(repo *gitrepo.Repo) (*Snapshot, error) {
-	s := &Snapshot{localVerb: "staged for commit"}
+func indexSnapshot(repo *gitrepo.Repo) (*vaultSnapshot, error) {
+	s := &vaultSnapshot{localVerb: "staged for commit"}
 	if err := s.indexView(repo, true); err != nil {
 		return nil, err
 	}
@@ -122,8 +122,8 @@ func IndexSnapshot(repo *gitrepo.Repo) (*Snapshot, error) {
 
 // indexView records the local-only files the index holds and, when files
 // is set, takes the vault's files from the index.
-func (s *Snapshot) indexView(repo *gitrepo.Repo, files bool) error {
-	for _, p := range LocalOnlyFiles {
+func (s *vaultSnapshot) indexView(repo *gitrepo.Repo, files bool) error {
+	for _, p := range localOnlyFiles {
 		entries, err := repo.StagedFiles(p)
 		if err != nil {
 			return err
@@ -163,10 +163,10 @@ func (s *Snapshot) indexView(repo *gitrepo.Repo, files bool) error {
 	return nil
 }
 
-// TreeSnapshot reads the vault from the tree of rev, straight from the
+// treeSnapshot reads the vault from the tree of rev, straight from the
 // object store: no checkout, no index.
-func TreeSnapshot(repo *gitrepo.Repo, rev string) (*Snapshot, error) {
-	s := &Snapshot{localVerb: "committed"}
+func treeSnapshot(repo *gitrepo.Repo, rev string) (*vaultSnapshot, error) {
+	s := &vaultSnapshot{localVerb: "committed"}
 	entries, err := repo.TreeFiles(rev, strings.TrimSuffix(vaultPrefix, "/"))
 	if err != nil {
 		return nil, err
@@ -177,7 +177,7 @@ func TreeSnapshot(repo *gitrepo.Repo, rev string) (*Snapshot, error) {
 			s.files = append(s.files, snapFile{path: e.Path, regular: isBlobMode(e.Mode), read: read(e.Read)})
 		}
 	}
-	for _, p := range LocalOnlyFiles {
+	for _, p := range localOnlyFiles {
 		if strings.HasPrefix(p, vaultPrefix) {
 			continue // already in files
 		}
