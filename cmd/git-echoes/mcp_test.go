@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // These tests run the real binary as an MCP server over stdio, driven by the
@@ -87,10 +89,11 @@ func installSelfAs(dir, name string) (string, error) {
 	return dst, nil
 }
 
-// mcpEnv is a private, minimal environment: a temporary HOME (the user
-// memory scope lives there) and no machine Git configuration.
+// mcpEnv is a private, minimal environment (internal/testenv): a temporary
+// HOME (the user memory scope lives there) and no machine Git configuration.
 type mcpEnv struct {
 	home, repo string
+	git        *testenv.Git
 	vars       []string
 }
 
@@ -101,21 +104,16 @@ func newMCPEnv(t *testing.T) *mcpEnv {
 	if err := os.MkdirAll(e.repo, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	e.vars = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + e.home, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL=" + filepath.Join(root, "gitconfig")}
-	if runtime.GOOS == "windows" {
-		// os.UserHomeDir reads USERPROFILE there (the home-directory
-		// refusal), and the wine git bridge needs its server's address.
-		e.vars = append(e.vars, "USERPROFILE="+e.home)
-		for _, k := range passThroughEnv {
-			if v, ok := os.LookupEnv(k); ok {
-				e.vars = append(e.vars, k+"="+v)
-			}
-		}
+	g, err := testenv.NewGit(e.home, filepath.Join(root, "gitconfig"), "")
+	if err != nil {
+		t.Fatal(err)
 	}
+	e.git, e.vars = g, g.Environ()
 	// Last: TestMCPStartupRefusals drops it by slicing.
 	e.vars = append(e.vars, "ECC_MEMORY_HARNESS=claude")
-	if out, err := exec.Command("git", "init", "-q", e.repo).CombinedOutput(); err != nil {
+	gitInit := exec.Command("git", "init", "-q", e.repo)
+	gitInit.Env = e.vars
+	if out, err := gitInit.CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	cmd := exec.Command(mcpBinary(t), "init")
