@@ -18,8 +18,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // Git is an isolated Git environment.
@@ -155,11 +153,13 @@ func WriteFile(tb testing.TB, path, content string) {
 	}
 }
 
-// MustDecode decodes s as Python's json would (internal/pyjson), failing
-// the test on error.
-func MustDecode(tb testing.TB, s string) pyjson.Value {
+// MustDecode returns decode(s), failing the test when decode returns an
+// error: MustDecode(t, pyjson.Decode, s). The decoder is passed in so that
+// this package imports none of the project's, and the decoder's own
+// package can use it too.
+func MustDecode[T any](tb testing.TB, decode func(string) (T, error), s string) T {
 	tb.Helper()
-	v, err := pyjson.Decode(s)
+	v, err := decode(s)
 	if err != nil {
 		tb.Fatalf("decode %q: %v", s, err)
 	}
