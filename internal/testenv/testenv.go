@@ -1,6 +1,7 @@
 // Package testenv is the one home of the helpers tests share: the isolated
 // Git environment every test that runs git (or reads Git configuration in
-// process) works in, and small file and JSON helpers.
+// process) works in, and small file and decoding helpers. It imports none
+// of the project's packages, so that any package's tests can use it.
 //
 // The isolation is a private home directory and global configuration file,
 // and no system configuration, so that the machine's Git set-up cannot
