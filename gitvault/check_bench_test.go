@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // BenchmarkCheck1kPagesIn100kFiles runs the gate on a 1,000-page vault
@@ -25,8 +26,9 @@ func BenchmarkCheck1kPagesIn100kFiles(b *testing.B) {
 		b.Fatal(err)
 	}
 	for i := range 1000 {
-		gitrepotest.WriteFile(b, large.Top, fmt.Sprintf("EchoesVault/pages/page-%04d.md", i),
+		testenv.WriteFile(b, filepath.Join(large.Top, fmt.Sprintf("EchoesVault/pages/page-%04d.md", i)),
 			fmt.Sprintf("---\ntype: note\nstack: go\nstatus: active\nsummary: Page %d of the benchmark vault.\n---\n# Page %d\n\n%s\n", i, i, benchBody))
+
 	}
 	sb.Git(large.Top, "add", "-A")
 	sb.Git(large.Top, "commit", "-qm", "large")

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 const goodPage = "---\ntype: note\nstack: go\nstatus: active\nsummary: Good.\n---\nBody.\n"
@@ -24,7 +25,7 @@ func checkRepo(t *testing.T) (*gitrepotest.Sandbox, *Engine) {
 	if _, err := e.Install("init"); err != nil {
 		t.Fatal(err)
 	}
-	gitrepotest.WriteFile(t, dir, "EchoesVault/pages/good.md", goodPage)
+	testenv.WriteFile(t, filepath.Join(dir, "EchoesVault/pages/good.md"), goodPage)
 	sb.Git(dir, "add", "-A")
 	sb.Git(dir, "commit", "-qm", "vault")
 	return sb, e
@@ -62,12 +63,12 @@ func TestCheckSourcesAgree(t *testing.T) {
 		// the collision this scenario needs cannot be put in a work tree.
 		t.Skip("case-insensitive file system: good.md and Good.MD cannot both exist")
 	}
-	gitrepotest.WriteFile(t, root, "EchoesVault/pages/Good.MD", goodPage) // collides with good.md
-	gitrepotest.WriteFile(t, root, "EchoesVault/pages/nosummary.md", "---\ntype: a\nstack: b\nstatus: c\n---\nx\n")
-	gitrepotest.WriteFile(t, root, "EchoesVault/pages/latin1.md", "---\ntype: caf\xe9\n---\n")
-	gitrepotest.WriteFile(t, root, "EchoesVault/daily/2026-01-01/x.md", "a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> o\n")
-	gitrepotest.WriteFile(t, root, "EchoesVault/pages/nested/deep.md", "not a page, no markers\n")
-	gitrepotest.WriteFile(t, root, "EchoesVault/assets/notes.txt", "<<<<<<< not markdown\n")
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/Good.MD"), goodPage) // collides with good.md
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/nosummary.md"), "---\ntype: a\nstack: b\nstatus: c\n---\nx\n")
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/latin1.md"), "---\ntype: caf\xe9\n---\n")
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/daily/2026-01-01/x.md"), "a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> o\n")
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/nested/deep.md"), "not a page, no markers\n")
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/assets/notes.txt"), "<<<<<<< not markdown\n")
 	if err := os.Symlink("good.md", filepath.Join(root, "EchoesVault/pages/link.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestCheckMarker(t *testing.T) {
 		{`{"protocolVersion": "2.0.0"}`, "Unsupported EchoesVault protocol '2.0.0'; this runtime supports 1.0.0. Upgrade the agent adapter before writing."},
 	}
 	for _, c := range cases {
-		gitrepotest.WriteFile(t, root, "EchoesVault/.echoes-vault.json", c.content)
+		testenv.WriteFile(t, filepath.Join(root, "EchoesVault/.echoes-vault.json"), c.content)
 		sb.Git(root, "add", "-A")
 		for _, src := range []CheckSource{CheckWorkTree, CheckStaged} {
 			res := mustCheck(t, e, CheckOptions{Source: src})

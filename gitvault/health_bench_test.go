@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // writePages writes n valid pages (about 1 KB each) and renders index.md.
@@ -20,8 +21,9 @@ func writePages(b *testing.B, e *Engine, n int) {
 		if i%25 == 0 {
 			status = "deprecated"
 		}
-		writeFile(b, e.WS.Root, "EchoesVault/pages/page-"+itoa(i)+".md",
+		testenv.WriteFile(b, filepath.Join(e.WS.Root, "EchoesVault/pages/page-"+itoa(i)+".md"),
 			"---\ntype: note\nstack: go\nstatus: "+status+"\nsummary: Page number "+itoa(i)+"\n---\n"+body)
+
 	}
 	if _, err := e.RebuildIndex(); err != nil {
 		b.Fatal(err)

@@ -12,18 +12,8 @@ import (
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
-
-func writeFile(t testing.TB, root, rel, content string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func page(summary, status string) string {
 	return "---\ntype: note\nstack: go\nstatus: " + status + "\nsummary: " + summary + "\n---\nBody.\n"
@@ -76,9 +66,9 @@ func TestInspectIsReadOnly(t *testing.T) {
 	e := initVault(t)
 	root := e.WS.Root
 	// Every kind of trouble inspect must report without touching anything.
-	writeFile(t, root, "EchoesVault/pages/bad.md", "---\ntype: \xff\n---\n")
-	writeFile(t, root, "EchoesVault/pages/conflict.md", page("C", "active")+"<<<<<<< HEAD\n")
-	writeFile(t, root, "EchoesVault/daily/2026-01-01/x.md", "=======\r\n")
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/bad.md"), "---\ntype: \xff\n---\n")
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/conflict.md"), page("C", "active")+"<<<<<<< HEAD\n")
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/daily/2026-01-01/x.md"), "=======\r\n")
 	symlinkOrSkip(t, "pages", filepath.Join(root, "EchoesVault", "link"))
 	if err := os.Remove(e.WS.State); err != nil {
 		t.Fatal(err)
@@ -134,7 +124,7 @@ func TestConflictMarkersAnyNewlineSortedByComponents(t *testing.T) {
 		"EchoesVault/assets/d.md": "<<<<<<<\n",
 	}
 	for rel, c := range files {
-		writeFile(t, root, rel, c)
+		testenv.WriteFile(t, filepath.Join(root, rel), c)
 	}
 	got := e.Inspect().Health.ConflictMarkers
 	want := []string{"a/b.md", "a-b/c.md", "a.md", "assets/d.md"}
@@ -146,9 +136,9 @@ func TestConflictMarkersAnyNewlineSortedByComponents(t *testing.T) {
 func TestIndexEntries(t *testing.T) {
 	e := initVault(t)
 	root := e.WS.Root
-	writeFile(t, root, "EchoesVault/pages/alpha.md", page("Alpha", "active"))
-	writeFile(t, root, "EchoesVault/pages/old.md", page("Old", "Deprecated"))
-	writeFile(t, root, "EchoesVault/index.md", "# x\n- [[alpha]]: A\n- [[ghost]]:\n- [[alpha]]: again\n- [[ghost]]:   \n- [[alpha]]: third\n")
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/alpha.md"), page("Alpha", "active"))
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/old.md"), page("Old", "Deprecated"))
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/index.md"), "# x\n- [[alpha]]: A\n- [[ghost]]:\n- [[alpha]]: again\n- [[ghost]]:   \n- [[alpha]]: third\n")
 	h := e.Inspect().Health
 	check := func(name string, got, want []string) {
 		t.Helper()
@@ -170,7 +160,7 @@ func TestIndexEntries(t *testing.T) {
 func TestScaleAlert(t *testing.T) {
 	e := initVault(t)
 	for i := 0; i <= scaleAlertPages; i++ {
-		writeFile(t, e.WS.Root, "EchoesVault/pages/p"+itoa(i)+".md", page("Page "+itoa(i), "active"))
+		testenv.WriteFile(t, filepath.Join(e.WS.Root, "EchoesVault/pages/p"+itoa(i)+".md"), page("Page "+itoa(i), "active"))
 	}
 	in := e.Inspect()
 	if !in.Health.ScaleAlert || in.Health.TotalPages != 201 {
@@ -221,7 +211,7 @@ func TestStateFileStatus(t *testing.T) {
 		"\xff": "invalid UTF-8",
 	}
 	for content, want := range cases {
-		writeFile(t, e.WS.Root, ".echoes-vault/state.json", content)
+		testenv.WriteFile(t, filepath.Join(e.WS.Root, ".echoes-vault/state.json"), content)
 		if got := e.WS.stateFileStatus(); got != (StateFileStatus{Exists: true, Error: want}) {
 			t.Errorf("state %q: %+v, want error %q", content, got, want)
 		}
@@ -231,7 +221,7 @@ func TestStateFileStatus(t *testing.T) {
 	if got := e.WS.stateFileStatus(); got.Exists || got.Error != "state file is missing" {
 		t.Errorf("dangling symlink: %+v", got)
 	}
-	writeFile(t, e.WS.Root, ".echoes-vault/real.json", "{}")
+	testenv.WriteFile(t, filepath.Join(e.WS.Root, ".echoes-vault/real.json"), "{}")
 	os.Remove(e.WS.State)
 	symlinkOrSkip(t, "real.json", e.WS.State)
 	if got := e.WS.stateFileStatus(); !got.Exists || got.Error != "state file is a symbolic link" {
@@ -242,9 +232,9 @@ func TestStateFileStatus(t *testing.T) {
 func TestAdapterConfigurationAndStructure(t *testing.T) {
 	e := initVault(t)
 	root := e.WS.Root
-	writeFile(t, root, ".opencode/commands/echoes-start.md", "my own command\n")
-	writeFile(t, root, ".opencode/skills/echoes-search-vault-pages/SKILL.md", generatedMarker+"\n")
-	writeFile(t, root, "AGENTS.md", "no managed block\n")
+	testenv.WriteFile(t, filepath.Join(root, ".opencode/commands/echoes-start.md"), "my own command\n")
+	testenv.WriteFile(t, filepath.Join(root, ".opencode/skills/echoes-search-vault-pages/SKILL.md"), generatedMarker+"\n")
+	testenv.WriteFile(t, filepath.Join(root, "AGENTS.md"), "no managed block\n")
 	h := e.Inspect().Health
 	want := []string{filepath.Join(".opencode", "commands", "echoes-start.md"),
 		filepath.Join(".opencode", "skills", "echoes-search-vault-pages", "SKILL.md")}
@@ -259,9 +249,9 @@ func TestAdapterConfigurationAndStructure(t *testing.T) {
 func TestTodayEntries(t *testing.T) {
 	e := initVault(t)
 	today := now().UTC().Format("2006-01-02")
-	writeFile(t, e.WS.Root, "EchoesVault/daily/"+today+".md", "### Session — x\n### Scratchpad — y\n#### Session — no\n")
-	writeFile(t, e.WS.Root, "EchoesVault/daily/"+today+"/a.md", "### Scratchpad — z\r\n")
-	writeFile(t, e.WS.Root, "EchoesVault/daily/2000-01-01/a.md", "### Scratchpad — old\n")
+	testenv.WriteFile(t, filepath.Join(e.WS.Root, "EchoesVault/daily/"+today+".md"), "### Session — x\n### Scratchpad — y\n#### Session — no\n")
+	testenv.WriteFile(t, filepath.Join(e.WS.Root, "EchoesVault/daily/"+today+"/a.md"), "### Scratchpad — z\r\n")
+	testenv.WriteFile(t, filepath.Join(e.WS.Root, "EchoesVault/daily/2000-01-01/a.md"), "### Scratchpad — old\n")
 	if got := e.Inspect().Health.TodayEntries; got != 3 {
 		t.Fatalf("todayEntries = %d, want 3", got)
 	}
@@ -329,11 +319,11 @@ func TestReadinessMatchesGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	sb.Git(top, "config", "core.excludesFile", "~/excludes")
-	writeFile(t, top, ".git/info/exclude", "*.bin\n")
-	writeFile(t, top, "EchoesVault/raw/.gitignore", "drafts/\n!drafts/keep.md\n")
+	testenv.WriteFile(t, filepath.Join(top, ".git/info/exclude"), "*.bin\n")
+	testenv.WriteFile(t, filepath.Join(top, "EchoesVault/raw/.gitignore"), "drafts/\n!drafts/keep.md\n")
 	for _, rel := range []string{"EchoesVault/raw/drafts/keep.md", "EchoesVault/raw/a.tmp", "EchoesVault/assets/x.bin",
 		"EchoesVault/assets/.hidden", "EchoesVault/daily/2026-01-01/e.md", "EchoesVault/pages/p.md"} {
-		writeFile(t, top, rel, "x\n")
+		testenv.WriteFile(t, filepath.Join(top, rel), "x\n")
 	}
 	sb.Git(top, "add", "-f", "--", "EchoesVault/assets/x.bin", ".echoes-vault/state.json")
 
@@ -404,10 +394,11 @@ func TestForeignEngineFilesAreNotMissing(t *testing.T) {
 			t.Fatal(err)
 		}
 		rel, _ := filepath.Rel(e.WS.Root, p)
-		writeFile(t, e.WS.Root, rel, strings.ReplaceAll(string(data), "Managed adapter version: 1.1.1", "Managed adapter version: 1.2.0"))
+		testenv.WriteFile(t, filepath.Join(e.WS.Root, rel), strings.ReplaceAll(string(data), "Managed adapter version: 1.1.1", "Managed adapter version: 1.2.0"))
 	}
-	writeFile(t, e.WS.Root, ".echoes-vault/state.json",
+	testenv.WriteFile(t, filepath.Join(e.WS.Root, ".echoes-vault/state.json"),
 		`{"version": 4, "protocolVersion": "1.0.0", "engineVersion": "1.2.0", "lastWriter": {"agent": null, "adapterVersion": null}}`)
+
 	h := e.Inspect().Health
 	if len(h.MissingStructure) != 0 {
 		t.Errorf("missingStructure = %q, want none for another engine's adapters", h.MissingStructure)
@@ -415,7 +406,7 @@ func TestForeignEngineFilesAreNotMissing(t *testing.T) {
 	if !h.StateFile.Valid {
 		t.Errorf("state written by engine 1.2.0 reported invalid: %+v", h.StateFile)
 	}
-	writeFile(t, e.WS.Root, "CLAUDE.md", "<!-- echoes-vault:start -->\nno version statement\n<!-- echoes-vault:end -->\n")
+	testenv.WriteFile(t, filepath.Join(e.WS.Root, "CLAUDE.md"), "<!-- echoes-vault:start -->\nno version statement\n<!-- echoes-vault:end -->\n")
 	if h := e.Inspect().Health; !reflect.DeepEqual(h.MissingStructure, []string{"CLAUDE.md"}) {
 		t.Errorf("missingStructure = %q, want [CLAUDE.md]", h.MissingStructure)
 	}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // Page names that reach the disk in NFD (macOS HFS+ writes them so; a
@@ -24,7 +26,7 @@ const (
 func TestNFDPageOnDisk(t *testing.T) {
 	e := initVault(t)
 	root := e.WS.Root
-	writeFile(t, root, "EchoesVault/pages/"+nfdStem+".md", page("Coffee notes.", "deprecated"))
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/"+nfdStem+".md"), page("Coffee notes.", "deprecated"))
 	if _, err := os.Stat(filepath.Join(root, "EchoesVault/pages", nfcStem+".md")); err == nil {
 		t.Skip("this file system normalizes names: the NFD bytes did not reach the disk")
 	}
@@ -82,7 +84,7 @@ func TestNFDPageOnDisk(t *testing.T) {
 
 	// An NFD and an NFC file side by side block every index render, and
 	// inspect reports the collision instead of failing.
-	writeFile(t, root, "EchoesVault/pages/"+nfcStem+".md", page("Other.", "active"))
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/"+nfcStem+".md"), page("Other.", "active"))
 	collide := "Page filenames collide across filesystems: '" + nfcStem + "' and '" + nfcStem + "'."
 	if _, err := e.RebuildIndex(); err == nil || err.Error() != collide {
 		t.Errorf("rebuild-index with NFD and NFC files: %v", err)
@@ -130,8 +132,8 @@ func TestUpsertNFDNameWritesNFC(t *testing.T) {
 func TestCheckNFDCollisionInGit(t *testing.T) {
 	sb, e := checkRepo(t)
 	root := e.WS.Root
-	writeFile(t, root, "EchoesVault/pages/"+nfdStem+".md", page("NFD.", "active"))
-	writeFile(t, root, "EchoesVault/pages/"+strings.ToUpper(nfcStem)+".md", page("NFC upper.", "active"))
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/"+nfdStem+".md"), page("NFD.", "active"))
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/"+strings.ToUpper(nfcStem)+".md"), page("NFC upper.", "active"))
 	sb.Git(root, "add", "-A")
 	sb.Git(root, "commit", "-qm", "nfd")
 	if out := sb.Git(root, "ls-files", "-z", "EchoesVault/pages"); !strings.Contains(out, nfdStem+".md") {

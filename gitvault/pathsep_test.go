@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // osPath writes a slash path with this OS's separator, spelled out rather
@@ -66,7 +67,7 @@ func TestJSONPathSeparators(t *testing.T) {
 	}
 
 	// search: workspace-relative with OS separators.
-	writeFile(t, root, "EchoesVault/pages/auth.md", page("Token flow.", "active"))
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/auth.md"), page("Token flow.", "active"))
 	sr, err := e.Search("token", 10)
 	if err != nil {
 		t.Fatal(err)
@@ -81,9 +82,9 @@ func TestJSONPathSeparators(t *testing.T) {
 
 	// health: conflictMarkers and missingStructure with "/",
 	// adapterConfiguration with OS separators.
-	writeFile(t, root, "EchoesVault/daily/2026-01-01/x.md", "a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> o\n")
-	writeFile(t, root, ".claude/skills/echoes-vault/SKILL.md", "my own skill\n")
-	writeFile(t, root, ".opencode/commands/echoes-end.md", "my own command\n")
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/daily/2026-01-01/x.md"), "a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> o\n")
+	testenv.WriteFile(t, filepath.Join(root, ".claude/skills/echoes-vault/SKILL.md"), "my own skill\n")
+	testenv.WriteFile(t, filepath.Join(root, ".opencode/commands/echoes-end.md"), "my own command\n")
 	h := e.Inspect().Health.JSON()
 	if got := strs(getPath(t, h, "conflictMarkers")); !reflect.DeepEqual(got, []string{"daily/2026-01-01/x.md"}) {
 		t.Errorf("conflictMarkers = %q", got)
@@ -109,7 +110,7 @@ func TestJSONPathSeparators(t *testing.T) {
 	}
 
 	// start: the heading is the path below daily/ as on disk.
-	writeFile(t, root, "EchoesVault/daily/2026-01-01/x.md", "resolved\n")
+	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/daily/2026-01-01/x.md"), "resolved\n")
 	out, err := e.Start(1)
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +134,7 @@ func TestGitReadinessSlashes(t *testing.T) {
 	if _, err := e.Install("init"); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, dir, "EchoesVault/pages/auth.md", page("Token flow.", "active"))
+	testenv.WriteFile(t, filepath.Join(dir, "EchoesVault/pages/auth.md"), page("Token flow.", "active"))
 	git := getPath(t, e.Inspect().Health.JSON(), "git")
 	untracked := strs(getPath(t, git, "untrackedDurableFiles"))
 	found := false

@@ -31,17 +31,6 @@ func TestIsShellScript(t *testing.T) {
 	}
 }
 
-func openRepo(t *testing.T) (*gitrepotest.Sandbox, *gitrepo.Repo) {
-	t.Helper()
-	sb := gitrepotest.New(t)
-	dir := sb.Init(filepath.Join(t.TempDir(), "repo"))
-	repo, err := gitrepo.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sb, repo
-}
-
 // Install then uninstall restores every user hook byte for byte, whatever
 // its line endings, final newline or shebang.
 func TestHookRoundTrip(t *testing.T) {
@@ -55,7 +44,7 @@ func TestHookRoundTrip(t *testing.T) {
 		if runtime.GOOS == "windows" && !strings.HasPrefix(user, "#!") {
 			continue
 		}
-		_, repo := openRepo(t)
+		_, repo := gitrepotest.Open(t, gitrepo.Open)
 		dir := HooksDir(repo)
 		os.MkdirAll(dir, 0o755)
 		p := filepath.Join(dir, PreCommit)
@@ -85,7 +74,7 @@ func TestHookRoundTrip(t *testing.T) {
 }
 
 func TestDamagedBlockRefused(t *testing.T) {
-	_, repo := openRepo(t)
+	_, repo := gitrepotest.Open(t, gitrepo.Open)
 	dir := HooksDir(repo)
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, PostMerge), []byte("#!/bin/sh\n"+blockBegin(PostMerge)+"\necho\n"), 0o755)

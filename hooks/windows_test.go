@@ -7,6 +7,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/gitrepo"
+	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 )
 
 // Git for Windows has no executable bit to read (Go reports mode 0666 for
@@ -155,7 +158,7 @@ func TestHookBlocksArePOSIX(t *testing.T) {
 // Windows (its sh resolves git-echoes to git-echoes.exe); the git that the
 // wine runner bridges to Linux runs hooks on Linux, so it is skipped there.
 func TestHooksRunUnderGit(t *testing.T) {
-	sb, repo := openRepo(t)
+	sb, repo := gitrepotest.Open(t, gitrepo.Open)
 	if runtime.GOOS == "windows" {
 		if v := sb.Git(repo.Top(), "--version"); !strings.Contains(v, ".windows.") {
 			t.Skipf("not Git for Windows (%s): hooks would not run under its sh", strings.TrimSpace(v))

@@ -10,11 +10,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
-// gitMergeFile runs `git merge-file -p` as the referee, isolated from any
-// user or system configuration.
-func gitMergeFile(t *testing.T, dir string, base, ours, theirs string, diff3 bool) ([]byte, bool) {
+// gitMergeFile runs `git merge-file -p` as the referee in dir, with env
+// isolated from any user or system configuration (internal/testenv).
+func gitMergeFile(t *testing.T, dir string, env []string, base, ours, theirs string, diff3 bool) ([]byte, bool) {
 	t.Helper()
 	paths := map[string]string{"ours": ours, "base": base, "theirs": theirs}
 	for name, content := range paths {
@@ -29,11 +31,7 @@ func gitMergeFile(t *testing.T, dir string, base, ours, theirs string, diff3 boo
 	args = append(args, "ours", "base", "theirs")
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(),
-		"HOME="+dir,
-		"GIT_CONFIG_GLOBAL="+filepath.Join(dir, "gitconfig"),
-		"GIT_CONFIG_NOSYSTEM=1",
-	)
+	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -101,7 +99,7 @@ func TestDifferentialAgainstGitMergeFile(t *testing.T) {
 		cases = 150
 	}
 	r := rand.New(rand.NewPCG(20260904, 7))
-	dir := t.TempDir()
+	dir, env := t.TempDir(), testenv.TempGit(t).Inherit()
 	var cleanSame, conflictSame, bytesSame int
 	for i := range cases {
 		baseLines := genBase(r)
@@ -109,7 +107,7 @@ func TestDifferentialAgainstGitMergeFile(t *testing.T) {
 		ours := render(r, mutate(r, baseLines), false)
 		theirs := render(r, mutate(r, baseLines), false)
 		diff3 := i%4 == 3
-		want, gitClean := gitMergeFile(t, dir, base, ours, theirs, diff3)
+		want, gitClean := gitMergeFile(t, dir, env, base, ours, theirs, diff3)
 		got, clean, err := MergePage([]byte(base), []byte(ours), []byte(theirs),
 			Labels{Ours: "ours", Base: "base", Theirs: "theirs", Diff3: diff3})
 		if err != nil {

@@ -11,21 +11,10 @@ import (
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 )
 
-func openRepo(t *testing.T) (*gitrepotest.Sandbox, *gitrepo.Repo) {
-	t.Helper()
-	sb := gitrepotest.New(t)
-	dir := sb.Init(filepath.Join(t.TempDir(), "repo"))
-	repo, err := gitrepo.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sb, repo
-}
-
 // The config editor touches only our section: comments, odd spacing and
 // other sections survive, and git reads the result.
 func TestMergeDriverConfig(t *testing.T) {
-	sb, repo := openRepo(t)
+	sb, repo := gitrepotest.Open(t, gitrepo.Open)
 	cfg := filepath.Join(repo.CommonDir(), "config")
 	orig, _ := os.ReadFile(cfg)
 	user := string(orig) + "; a comment\n[alias]\n  co = checkout # trailing\n[MERGE \"echoes-vault\"]\n\tdriver = old\n[merge \"other\"]\n\tname = keep\n"
@@ -84,7 +73,7 @@ func TestMergeDriverCommandFor(t *testing.T) {
 // a merge of a page calls the binary at that path with the merge-driver
 // arguments. The test binary stands in for git-echoes (TestMain).
 func TestMergeDriverBinaryUnderGit(t *testing.T) {
-	sb, repo := openRepo(t)
+	sb, repo := gitrepotest.Open(t, gitrepo.Open)
 	top := repo.Top()
 	paths := []string{
 		filepath.Join(t.TempDir(), "Program Files", "git echoes", "git-echoes"),

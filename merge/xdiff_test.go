@@ -9,13 +9,16 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 var hunkHeaderRe = regexp.MustCompile(`(?m)^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
 
 // gitDiffScript runs `git diff --no-index -U0` with git's plain Myers
-// algorithm and returns its hunks in diffLines' form.
-func gitDiffScript(t *testing.T, dir, a, b string) []change {
+// algorithm in dir, with env isolated from any user or system configuration
+// (internal/testenv), and returns its hunks in diffLines' form.
+func gitDiffScript(t *testing.T, dir string, env []string, a, b string) []change {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, "a"), []byte(a), 0o600); err != nil {
 		t.Fatal(err)
@@ -26,8 +29,7 @@ func gitDiffScript(t *testing.T, dir, a, b string) []change {
 	cmd := exec.Command("git", "diff", "--no-index", "-U0", "--no-indent-heuristic",
 		"--diff-algorithm=myers", "--no-color", "--no-ext-diff", "a", "b")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+dir,
-		"GIT_CONFIG_GLOBAL="+filepath.Join(dir, "gitconfig"), "GIT_CONFIG_NOSYSTEM=1")
+	cmd.Env = env
 	out, _ := cmd.Output() // exit 1 means "differences"
 	var script []change
 	for _, m := range hunkHeaderRe.FindAllStringSubmatch(string(out), -1) {
@@ -59,7 +61,7 @@ func TestDiffLinesMatchesGitMyers(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	r := rand.New(rand.NewPCG(42, 4242))
-	dir := t.TempDir()
+	dir, env := t.TempDir(), testenv.TempGit(t).Inherit()
 	n := 400
 	if testing.Short() {
 		n = 100
@@ -71,7 +73,7 @@ func TestDiffLinesMatchesGitMyers(t *testing.T) {
 		}
 		a := render(r, base, true)
 		b := render(r, mutate(r, mutate(r, base)), false)
-		want := gitDiffScript(t, dir, a, b)
+		want := gitDiffScript(t, dir, env, a, b)
 		got := diffLines(splitLines(a), splitLines(b))
 		if fmt.Sprint(got) != fmt.Sprint(want) && !(len(got) == 0 && len(want) == 0) {
 			t.Errorf("case %d: a=%q b=%q\n got %v\nwant %v", i, a, b, got, want)

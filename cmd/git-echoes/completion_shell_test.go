@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // The completion scripts run in the real shells (issue 8: "completion
@@ -25,17 +27,17 @@ func shellSetup(t *testing.T) (repo string, env []string) {
 		t.Skip("the Unix shells are tested on Unix")
 	}
 	home := t.TempDir()
-	env = []string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + home,
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
-		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
-		"GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"),
-		"GIT_CONFIG_NOSYSTEM=1",
+	g, err := testenv.NewGit(home, filepath.Join(home, ".gitconfig"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env = append(g.Environ(),
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_DATA_HOME="+filepath.Join(home, ".local", "share"),
+		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
 		"LANG=C.UTF-8",
 		"TERM=dumb",
-	}
+	)
 	repo = filepath.Join(home, "repo")
 	pages := filepath.Join(repo, "EchoesVault", "pages")
 	if err := os.MkdirAll(pages, 0o755); err != nil {
@@ -74,16 +76,6 @@ func runShell(t *testing.T, dir string, env []string, name string, args ...strin
 		t.Fatalf("%s %q: %v\n%s%s", name, args, err, out, stderr.String())
 	}
 	return string(out)
-}
-
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func noPwned(t *testing.T, repo string) {
@@ -131,8 +123,8 @@ func TestBashCompletion(t *testing.T) {
 	bash := needTool(t, "bash", "apt-get install bash")
 	repo, env := shellSetup(t)
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "echoes.bash"), completionScripts["bash"])
-	writeFile(t, filepath.Join(dir, "sim.bash"), bashSim)
+	testenv.WriteFile(t, filepath.Join(dir, "echoes.bash"), completionScripts["bash"])
+	testenv.WriteFile(t, filepath.Join(dir, "sim.bash"), bashSim)
 
 	// The issue's own check: the script loads and registers git-echoes.
 	out := runShell(t, repo, env, bash, "-c", "source <(git-echoes completion bash) && complete -p")
@@ -183,9 +175,9 @@ func TestBashCompletionThroughGit(t *testing.T) {
 	}
 	repo, env := shellSetup(t)
 	home := strings.TrimPrefix(env[1], "HOME=")
-	writeFile(t, filepath.Join(home, ".local", "share", "bash-completion", "completions", "git-echoes"), completionScripts["bash"])
+	testenv.WriteFile(t, filepath.Join(home, ".local", "share", "bash-completion", "completions", "git-echoes"), completionScripts["bash"])
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "sim.bash"), bashSim)
+	testenv.WriteFile(t, filepath.Join(dir, "sim.bash"), bashSim)
 	if err := os.Mkdir(filepath.Join(repo, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -244,10 +236,10 @@ func TestZshCompletion(t *testing.T) {
 	zsh := needTool(t, "zsh", "apt-get install zsh")
 	repo, env := shellSetup(t)
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "echoes.zsh"), completionScripts["zsh"])
-	writeFile(t, filepath.Join(dir, "zfunc", "_git-echoes"), completionScripts["zsh"])
-	writeFile(t, filepath.Join(dir, "mock.zsh"), zshMock)
-	writeFile(t, filepath.Join(dir, "pty.zsh"), zshPty)
+	testenv.WriteFile(t, filepath.Join(dir, "echoes.zsh"), completionScripts["zsh"])
+	testenv.WriteFile(t, filepath.Join(dir, "zfunc", "_git-echoes"), completionScripts["zsh"])
+	testenv.WriteFile(t, filepath.Join(dir, "mock.zsh"), zshMock)
+	testenv.WriteFile(t, filepath.Join(dir, "pty.zsh"), zshPty)
 	runShell(t, repo, env, zsh, "-n", filepath.Join(dir, "echoes.zsh"))
 
 	// The function's logic, with the builtins mocked: sourced, and
@@ -299,7 +291,7 @@ func TestFishCompletion(t *testing.T) {
 	repo, env := shellSetup(t)
 	home := strings.TrimPrefix(env[1], "HOME=")
 	script := filepath.Join(home, ".config", "fish", "conf.d", "git-echoes.fish")
-	writeFile(t, script, completionScripts["fish"])
+	testenv.WriteFile(t, script, completionScripts["fish"])
 	runShell(t, repo, env, fish, "-n", script)
 	for _, c := range []shellCase{
 		{"git-echoes sta", "start\trefresh the index and print the session context\nstatus\tread-only health report (alias of inspect)\n"},

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 func init() { scriptCmds["needtool"] = cmdNeedTool }
@@ -183,10 +185,7 @@ func commandNames() []string {
 // creating them.
 func TestCompleteRefs(t *testing.T) {
 	needTool(t, "git", "apt-get install git")
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, "gitconfig"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	testenv.TempGit(t).Setenv(t)
 	repo := t.TempDir()
 	for _, args := range [][]string{
 		{"init", "-q", "-b", "main"},

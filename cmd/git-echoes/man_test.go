@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/manpage"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 const manDir = "../../docs/man"
@@ -142,14 +143,12 @@ func TestGitHelpOpensManPage(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(prefix, "bin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	base := []string{
-		"PATH=" + os.Getenv("PATH"), // holds git-echoes (testscript.Main)
-		"HOME=" + home,
-		"GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"),
-		"GIT_CONFIG_NOSYSTEM=1",
-		"LANG=C.UTF-8",
-		"MANPAGER=cat", "PAGER=cat", "MANWIDTH=80",
+	g, err := testenv.NewGit(home, filepath.Join(home, ".gitconfig"), "")
+	if err != nil {
+		t.Fatal(err)
 	}
+	// PATH holds git-echoes (testscript.Main).
+	base := append(g.Environ(), "LANG=C.UTF-8", "MANPAGER=cat", "PAGER=cat", "MANWIDTH=80")
 	run := func(env []string, name string, args ...string) (string, error) {
 		cmd := exec.Command(name, args...)
 		cmd.Env, cmd.Dir = env, home
@@ -186,8 +185,8 @@ func TestGitHelpOpensManPage(t *testing.T) {
 	// Without MANPATH, man-db searches the share/man next to each bin
 	// directory on PATH: installing next to a go install'ed binary
 	// ($(go env GOPATH)/share/man/man1) needs no configuration.
-	withBin := append([]string(nil), base...)
-	withBin[0] = "PATH=" + filepath.Join(prefix, "bin") + string(os.PathListSeparator) + os.Getenv("PATH")
+	// (The later PATH wins: os/exec keeps the last of duplicate entries.)
+	withBin := append(append([]string(nil), base...), "PATH="+filepath.Join(prefix, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
 	out, err = run(withBin, manPath, "-w", "git-echoes")
 	if err != nil || strings.TrimSpace(out) != filepath.Join(pages, "git-echoes.1") {
 		t.Errorf("man -w git-echoes with %s/bin on PATH: %v\n%s", prefix, err, out)

@@ -18,10 +18,19 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/mcpserver"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
-// These tests run the real binary as an MCP server over stdio, driven by the
-// SDK's client, exactly as Claude Code, Codex or OpenCode would.
+// The tests of tool results, schemas and bounds run the server of
+// internal/mcpserver in process, over the SDK's in-memory transports
+// (serve). Those about what only the process shows (flags, environment
+// variables, startup refusals and exit statuses, the process's cwd, serial
+// order over real stdio) run this binary as git-echoes over stdio
+// (connect), driven by the SDK's client exactly as Claude Code, Codex or
+// OpenCode would.
 
 var (
 	mcpBinOnce sync.Once
@@ -87,10 +96,11 @@ func installSelfAs(dir, name string) (string, error) {
 	return dst, nil
 }
 
-// mcpEnv is a private, minimal environment: a temporary HOME (the user
-// memory scope lives there) and no machine Git configuration.
+// mcpEnv is a private, minimal environment (internal/testenv): a temporary
+// HOME (the user memory scope lives there) and no machine Git configuration.
 type mcpEnv struct {
 	home, repo string
+	git        *testenv.Git
 	vars       []string
 }
 
@@ -101,21 +111,16 @@ func newMCPEnv(t *testing.T) *mcpEnv {
 	if err := os.MkdirAll(e.repo, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	e.vars = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + e.home, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL=" + filepath.Join(root, "gitconfig")}
-	if runtime.GOOS == "windows" {
-		// os.UserHomeDir reads USERPROFILE there (the home-directory
-		// refusal), and the wine git bridge needs its server's address.
-		e.vars = append(e.vars, "USERPROFILE="+e.home)
-		for _, k := range passThroughEnv {
-			if v, ok := os.LookupEnv(k); ok {
-				e.vars = append(e.vars, k+"="+v)
-			}
-		}
+	g, err := testenv.NewGit(e.home, filepath.Join(root, "gitconfig"), "")
+	if err != nil {
+		t.Fatal(err)
 	}
+	e.git, e.vars = g, g.Environ()
 	// Last: TestMCPStartupRefusals drops it by slicing.
 	e.vars = append(e.vars, "ECC_MEMORY_HARNESS=claude")
-	if out, err := exec.Command("git", "init", "-q", e.repo).CombinedOutput(); err != nil {
+	gitInit := exec.Command("git", "init", "-q", e.repo)
+	gitInit.Env = e.vars
+	if out, err := gitInit.CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	cmd := exec.Command(mcpBinary(t), "init")
@@ -156,6 +161,82 @@ func connect(t *testing.T, dir string, env []string, args ...string) *mcp.Client
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// serveOpts is the command line and environment of a server run in
+// process: what runMCP would resolve them to is built by serve.
+type serveOpts struct {
+	harness       string   // ECC_MEMORY_HARNESS ("" is "claude", as in e.vars)
+	memory, vault bool     // --memory, --vault (neither: both sets)
+	maxOutput     int      // --max-output (0: not given)
+	env           []string // further variables, as for e.with
+}
+
+// serve starts, in this process, the server `git echoes mcp` would start in
+// e.repo with opts (runMCP: engine opened on the workspace with the
+// harness as its agent, memory roots from the workspace directory, output
+// bounds from --max-output), wrapped in mcpserver.SerialTransport as runMCP
+// wraps stdio, and connects a client over mcp.NewInMemoryTransports.
+func (e *mcpEnv) serve(t *testing.T, opts serveOpts) *mcp.ClientSession {
+	t.Helper()
+	e.git.Setenv(t) // in-process Git configuration readers
+	harness := opts.harness
+	if harness == "" {
+		harness = "claude"
+	}
+	vars := e.with(append([]string{"ECC_MEMORY_HARNESS=" + harness}, opts.env...)...)
+	getenv := func(k string) string {
+		v := ""
+		for _, kv := range vars {
+			if name, val, _ := strings.Cut(kv, "="); name == k {
+				v = val
+			}
+		}
+		return v
+	}
+	cfg := mcpserver.Config{
+		Memory:         opts.memory || !opts.vault,
+		Harness:        harness,
+		AllowUserScope: getenv("ECC_MEMORY_ALLOW_USER_SCOPE") == "1",
+		MemoryCwd:      e.repo,
+		Getenv:         getenv,
+		MaxOutput:      mcpserver.DefaultMaxOutput,
+		Version:        gitvault.EngineVersion,
+	}
+	if opts.maxOutput != 0 {
+		cfg.MaxOutput, cfg.MemoryMaxOutput = opts.maxOutput, opts.maxOutput
+	}
+	agent, err := gitvault.NormalizeAgent(harness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Agent = agent
+	if opts.vault || !opts.memory {
+		if cfg.Engine, err = gitvault.Open(gitvault.Options{Workspace: e.repo, Agent: &agent}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	server, err := mcpserver.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ss, err := server.Connect(context.Background(), mcpserver.SerialTransport{Transport: serverSide}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "git-echoes-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, clientSide, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
 }
 
 // call runs a tool; err is a JSON-RPC error, res.IsError a tool error.
@@ -230,7 +311,7 @@ func TestMCPToolsList(t *testing.T) {
 		"echoes_status": "ro", "echoes_search": "ro", "echoes_read_page": "ro",
 		"echoes_upsert_page": "destructive", "echoes_append": "write", "echoes_start": "write", "echoes_end": "destructive",
 	}
-	s := connect(t, e.repo, e.vars)
+	s := e.serve(t, serveOpts{})
 	res, err := s.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -269,7 +350,12 @@ func TestMCPToolsList(t *testing.T) {
 		len(schema["properties"].(map[string]any)) != 7 {
 		t.Errorf("memory_save schema: %s", save)
 	}
+}
 
+// TestMCPFlagsSelectTools: --memory and --vault serve only their set (the
+// command line is the process's).
+func TestMCPFlagsSelectTools(t *testing.T) {
+	e := newMCPEnv(t)
 	for flag, names := range map[string][]string{
 		"--memory": {"memory_doctor", "memory_read", "memory_save", "memory_search"},
 		"--vault":  {"echoes_append", "echoes_end", "echoes_read_page", "echoes_search", "echoes_start", "echoes_status", "echoes_upsert_page"},
@@ -302,7 +388,7 @@ var memIDRe = regexp.MustCompile(`"id": "(mem_[a-z0-9_-]+)"`)
 
 func TestMCPMemoryTools(t *testing.T) {
 	e := newMCPEnv(t)
-	s := connect(t, e.repo, e.vars, "--memory")
+	s := e.serve(t, serveOpts{memory: true})
 
 	saved := ok(t, s, "memory_save", map[string]any{"title": "Token rotation", "body": "The rotation tests pass.", "tags": []string{"auth"}})
 	m := decodeJSON(t, saved)["memory"].(map[string]any)
@@ -334,7 +420,7 @@ func TestMCPMemoryTools(t *testing.T) {
 	// A memory for codex only is invisible to another harness.
 	codexOnly := ok(t, s, "memory_save", map[string]any{"title": "For codex", "body": "private", "targetHarnesses": []string{"codex"}})
 	codexID := memIDRe.FindStringSubmatch(codexOnly)[1]
-	hermes := connect(t, e.repo, e.with("ECC_MEMORY_HARNESS=hermes"), "--memory")
+	hermes := e.serve(t, serveOpts{harness: "hermes", memory: true})
 	toolErr(t, hermes, "memory_read", map[string]any{"id": codexID}, `"MEMORY_READ_FAILED"`)
 	if txt := ok(t, hermes, "memory_search", map[string]any{"query": "codex"}); strings.Contains(txt, codexID) {
 		t.Errorf("another harness found a memory not targeted at it: %s", txt)
@@ -345,7 +431,7 @@ func TestMCPMemoryTools(t *testing.T) {
 	rpcErr(t, s, "memory_search", map[string]any{"scopes": []string{"user"}}, "user memory scope is disabled")
 	rpcErr(t, s, "memory_read", map[string]any{"id": id, "scope": "user"}, "user memory scope is disabled")
 	rpcErr(t, s, "memory_doctor", map[string]any{"scopes": []string{"project", "user"}}, "user memory scope is disabled")
-	user := connect(t, e.repo, e.with("ECC_MEMORY_ALLOW_USER_SCOPE=1"), "--memory")
+	user := e.serve(t, serveOpts{memory: true, env: []string{"ECC_MEMORY_ALLOW_USER_SCOPE=1"}})
 	userSaved := ok(t, user, "memory_save", map[string]any{"title": "Mine", "body": "user note", "scope": "user"})
 	userID := memIDRe.FindStringSubmatch(userSaved)[1]
 	if _, err := os.Stat(filepath.Join(e.home, ".ecc", "memory", "notes", userID+".md")); err != nil {
@@ -394,7 +480,7 @@ func echoesPage(summary, body string) string {
 
 func TestMCPVaultTools(t *testing.T) {
 	e := newMCPEnv(t)
-	s := connect(t, e.repo, e.vars, "--vault")
+	s := e.serve(t, serveOpts{vault: true})
 
 	status := decodeJSON(t, ok(t, s, "echoes_status", map[string]any{}))
 	if len(status) == 0 {
@@ -491,12 +577,12 @@ func countFiles(t *testing.T, dir string) int {
 
 func TestMCPOutputBounds(t *testing.T) {
 	e := newMCPEnv(t)
-	s := connect(t, e.repo, e.vars, "--max-output", "600")
+	s := e.serve(t, serveOpts{maxOutput: 600})
 	var body strings.Builder
 	for i := 1; i <= 80; i++ {
 		fmt.Fprintf(&body, "rotation line %02d\n", i)
 	}
-	big := connect(t, e.repo, e.vars)
+	big := e.serve(t, serveOpts{})
 	ok(t, big, "echoes_upsert_page", map[string]any{"filename": "long", "content": echoesPage("A long page", body.String())})
 
 	first := decodeJSON(t, ok(t, s, "echoes_read_page", map[string]any{"filename": "long"}))
@@ -530,6 +616,29 @@ func TestMCPOutputBounds(t *testing.T) {
 	}
 	long := ok(t, big, "memory_save", map[string]any{"title": "Big", "body": strings.Repeat("word ", 400)})
 	rpcErr(t, s, "memory_read", map[string]any{"id": memIDRe.FindStringSubmatch(long)[1]}, "exceeds the bounded output limit")
+}
+
+// TestMCPEnvironment: the process reads its identity and the user-scope
+// opt-in from the environment: ECC_MEMORY_HARNESS signs memory writes and
+// is the EchoesVault writer, ECC_MEMORY_ALLOW_USER_SCOPE=1 enables explicit
+// user-scope requests (stored under $HOME/.ecc/memory), and without it the
+// user scope is disabled.
+func TestMCPEnvironment(t *testing.T) {
+	e := newMCPEnv(t)
+	s := connect(t, e.repo, e.with("ECC_MEMORY_HARNESS=hermes", "ECC_MEMORY_ALLOW_USER_SCOPE=1"))
+	saved := decodeJSON(t, ok(t, s, "memory_save", map[string]any{"title": "Signed", "body": "by the harness"}))
+	if m := saved["memory"].(map[string]any); m["sourceHarness"] != "hermes" {
+		t.Errorf("save signed by %v, want hermes: %v", m["sourceHarness"], saved)
+	}
+	app := decodeJSON(t, ok(t, s, "echoes_append", map[string]any{"entry": "Looked at signing."}))
+	if log, _ := app["dailyLog"].(string); !strings.Contains(filepath.Base(log), "-scratchpad-hermes") {
+		t.Errorf("append: %v", app)
+	}
+	userID := memIDRe.FindStringSubmatch(ok(t, s, "memory_save", map[string]any{"title": "Mine", "body": "user note", "scope": "user"}))[1]
+	if _, err := os.Stat(filepath.Join(e.home, ".ecc", "memory", "notes", userID+".md")); err != nil {
+		t.Errorf("user memory not in ~/.ecc/memory: %v", err)
+	}
+	rpcErr(t, connect(t, e.repo, e.vars, "--memory"), "memory_save", map[string]any{"title": "t", "body": "b", "scope": "user"}, "The user memory scope is disabled for this MCP server.")
 }
 
 // TestMCPStartupRefusals: problems an operator must fix stop the server

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -48,52 +49,25 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// passThroughEnv lists the variables a script inherits from the test process.
-var passThroughEnv = []string{
-	winegitAddrEnv,
-	"SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "SYSTEMDRIVE", "PROGRAMDATA",
-	"PROGRAMFILES", "PROGRAMFILES(X86)", "NUMBER_OF_PROCESSORS", "PROCESSOR_ARCHITECTURE",
-}
-
-// winegitAddrEnv names the address of the wine git bridge's server
-// (tools/winegit); it is set only when the tests run under wine.
-const winegitAddrEnv = "ECHOES_WINEGIT_ADDR"
-
+// scriptSetup gives each script the isolated Git environment of
+// internal/testenv (home $WORK/.home, whose .gitconfig names the committer
+// and the default branch), fixed commit dates and UTC. testscript starts
+// each script from an empty environment: testenv.PassThrough carries over
+// PATH, the few system variables Windows programs need and, under wine, the
+// address of the git bridge's server.
 func scriptSetup(env *testscript.Env) error {
 	home := filepath.Join(env.WorkDir, ".home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
+	g, err := testenv.NewGit(home, filepath.Join(home, ".gitconfig"), "[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n")
+	if err != nil {
 		return err
 	}
-	gitconfig := filepath.Join(home, ".gitconfig")
-	if err := os.WriteFile(gitconfig, []byte("[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644); err != nil {
-		return err
-	}
-	env.Setenv("HOME", home)
-	if runtime.GOOS == "windows" {
-		// testscript sets USERPROFILE=/no-home on Windows, and os.UserHomeDir
-		// reads USERPROFILE there: make the home directory one and the same
-		// for the commands that read HOME (memory roots, Git) and for those
-		// that ask the OS (workspace and home-directory refusals).
-		env.Setenv("USERPROFILE", home)
-	}
-	env.Setenv("GIT_CONFIG_GLOBAL", gitconfig)
-	env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	// On Windows testscript sets USERPROFILE=/no-home, and os.UserHomeDir
+	// reads USERPROFILE there: Environ makes it the same home, for the
+	// commands that read HOME (memory roots, Git) and for those that ask
+	// the OS (workspace and home-directory refusals).
+	testenv.Apply(g.Environ(), env.Setenv)
 	env.Setenv("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
 	env.Setenv("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
 	env.Setenv("TZ", "UTC")
-	if p := os.Getenv("PATH"); p != "" {
-		env.Setenv("PATH", p)
-	}
-	// testscript starts each script from an empty environment. Windows
-	// programs need a few system variables that it does not carry over
-	// (Go's os/exec adds only SYSTEMROOT): keep the ones set here. And
-	// under wine, git is the bridge of tools/winegit, which must reach its
-	// server (scripts/wine/run-test.sh sets the address); on any other
-	// machine the variable is unset and nothing is passed.
-	for _, k := range passThroughEnv {
-		if v, ok := os.LookupEnv(k); ok {
-			env.Setenv(k, v)
-		}
-	}
 	return nil
 }

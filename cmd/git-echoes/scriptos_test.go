@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/git-echoes/git-echoes/internal/pyjson"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // What the scripts need to run on every OS, Windows (and Windows under
@@ -185,7 +186,7 @@ func caseFolding() bool {
 // underWineGit reports whether git is the wine bridge (scripts/wine/run-test.sh
 // sets its server's address for the test binary).
 func underWineGit() bool {
-	return runtime.GOOS == "windows" && os.Getenv(winegitAddrEnv) != ""
+	return runtime.GOOS == "windows" && os.Getenv(testenv.WinegitAddrEnv) != ""
 }
 
 // symlinkOrSkip makes a symbolic link for a Go test, or skips it where links

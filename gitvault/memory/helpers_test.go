@@ -54,16 +54,6 @@ func listFiles(t testing.TB, root string) []string {
 	return out
 }
 
-func writeFile(t testing.TB, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // symlinkOrSkip creates link -> target, or skips the test where the system
 // cannot create symlinks: Windows without Developer Mode or
 // SeCreateSymbolicLinkPrivilege refuses, and Wine reports success without

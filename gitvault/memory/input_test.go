@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/jsjson"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 func TestMemoryReadBodyLimits(t *testing.T) {
@@ -33,7 +34,7 @@ func TestMemoryReadBodyLimits(t *testing.T) {
 
 func TestMemoryReadBodyFileGuards(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "big.txt"), strings.Repeat("a", MaxRawBodyInput+1))
+	testenv.WriteFile(t, filepath.Join(dir, "big.txt"), strings.Repeat("a", MaxRawBodyInput+1))
 	if _, err := ReadBodyFile(dir, "big.txt"); err == nil || err.Error() != "--body-file is too large (69633 bytes)." {
 		t.Fatalf("big: %v", err)
 	}
@@ -50,7 +51,7 @@ func TestMemoryReadBodyFileGuards(t *testing.T) {
 	if _, err := ReadBodyFile(dir, "sub"); err == nil || err.Error() != "--body-file must be a regular, non-symlink file." {
 		t.Fatalf("directory: %v", err)
 	}
-	writeFile(t, filepath.Join(dir, "latin1.txt"), "caf\xe9")
+	testenv.WriteFile(t, filepath.Join(dir, "latin1.txt"), "caf\xe9")
 	if _, err := ReadBodyFile(dir, "latin1.txt"); err == nil || err.Error() != "--body-file must contain valid UTF-8 text." {
 		t.Fatalf("latin1: %v", err)
 	}
@@ -63,7 +64,7 @@ func TestMemoryReadBodyFileGuards(t *testing.T) {
 func TestMemorySearchRedactedJSON(t *testing.T) {
 	r := testRoots(t)
 	writeMemory(t, r, mem("mem_visible"))
-	writeFile(t, filepath.Join(r.ScopeRoot("team"), "notes", "bad.md"), "junk")
+	testenv.WriteFile(t, filepath.Join(r.ScopeRoot("team"), "notes", "bad.md"), "junk")
 	symlinkOrSkip(t, "bad.md", filepath.Join(r.ScopeRoot("team"), "notes", "link.md"))
 	res, err := Search(r, SearchOptions{})
 	if err != nil {

@@ -27,7 +27,7 @@ func TestMemoryParseAcceptance(t *testing.T) {
 	accepted := map[string]string{
 		"lf":              docText(lines, "\n", "body"),
 		"crlf":            docText(lines, "\r\n", "body"),
-		"bom stripped":    mustDecode(t, "\ufeff"+docText(lines, "\n", "body")),
+		"bom stripped":    mustDecodeUTF8(t, "\ufeff"+docText(lines, "\n", "body")),
 		"spaced arrays":   docText(with(9, `tags: ["auth", "migration"]`), "\n", "body"),
 		"spaced key":      docText(with(2, ` title : "Authentication migration handoff"`), "\n", "body"),
 		"trimmed enum":    docText(with(3, `kind: " handoff "`), "\n", "body"),
@@ -98,7 +98,7 @@ func TestMemoryParseKeepsLoneSurrogateEscapes(t *testing.T) {
 	}
 }
 
-func mustDecode(t *testing.T, s string) string {
+func mustDecodeUTF8(t *testing.T, s string) string {
 	t.Helper()
 	text, ok := DecodeUTF8Fatal([]byte(s))
 	if !ok {

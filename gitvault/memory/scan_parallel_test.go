@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/jsjson"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // scanFingerprint renders everything a scan returns, in order.
@@ -71,32 +72,32 @@ func TestMemoryParallelScanMatchesSequential(t *testing.T) {
 		dir := filepath.Join(proj, "notes")
 		switch i % 6 {
 		case 0:
-			writeFile(t, filepath.Join(dir, fmt.Sprintf("bad%03d.md", i)), "---\nnot: valid\n---\n\nbody\n")
+			testenv.WriteFile(t, filepath.Join(dir, fmt.Sprintf("bad%03d.md", i)), "---\nnot: valid\n---\n\nbody\n")
 		case 1:
-			writeFile(t, filepath.Join(proj, "decisions", fmt.Sprintf("misplaced%03d.md", i)), string(mem(fmt.Sprintf("mem_mis_%03d", i)).Serialize()))
+			testenv.WriteFile(t, filepath.Join(proj, "decisions", fmt.Sprintf("misplaced%03d.md", i)), string(mem(fmt.Sprintf("mem_mis_%03d", i)).Serialize()))
 		case 2:
 			m := mem(fmt.Sprintf("mem_sec_%03d", i), func(m *Memory) { m.Body = "key sk-ABCDEFGHIJKLMNOPQRSTUV" })
-			writeFile(t, filepath.Join(dir, fmt.Sprintf("secret%03d.md", i)), string(m.Serialize()))
+			testenv.WriteFile(t, filepath.Join(dir, fmt.Sprintf("secret%03d.md", i)), string(m.Serialize()))
 		case 3:
 			name := filepath.Join(dir, fmt.Sprintf("link%03d.md", i))
 			if !links || !trySymlink(t, "bad000.md", name) {
 				links = false
-				writeFile(t, name+".txt", "not a link") // not scanned
+				testenv.WriteFile(t, name+".txt", "not a link") // not scanned
 			}
 		case 4:
 			name := filepath.Join(dir, fmt.Sprintf("fifo%03d.md", i))
 			if !fifos || !mkfifo(t, name) {
 				fifos = false
-				writeFile(t, name+".txt", "not a fifo") // not scanned
+				testenv.WriteFile(t, name+".txt", "not a fifo") // not scanned
 			}
 		case 5:
-			writeFile(t, filepath.Join(dir, fmt.Sprintf("latin%03d.md", i)), "---\n\xe9\n---\n")
+			testenv.WriteFile(t, filepath.Join(dir, fmt.Sprintf("latin%03d.md", i)), "---\n\xe9\n---\n")
 		}
 	}
-	writeFile(t, filepath.Join(proj, "top.md"), string(mem("mem_top").Serialize()))
-	writeFile(t, filepath.Join(proj, ".hidden", "notes", "x.md"), "ignored")
-	writeFile(t, filepath.Join(proj, "notes", "readme.txt"), "ignored")
-	writeFile(t, filepath.Join(proj, "notes", "big.md"), strings.Repeat("x", MaxDocumentBytes+1))
+	testenv.WriteFile(t, filepath.Join(proj, "top.md"), string(mem("mem_top").Serialize()))
+	testenv.WriteFile(t, filepath.Join(proj, ".hidden", "notes", "x.md"), "ignored")
+	testenv.WriteFile(t, filepath.Join(proj, "notes", "readme.txt"), "ignored")
+	testenv.WriteFile(t, filepath.Join(proj, "notes", "big.md"), strings.Repeat("x", MaxDocumentBytes+1))
 	got := assertParallelScanIsSequential(t, r, []string{"project", "team"})
 	wants := []string{"location-mismatch", "suspected-secret", "mem_par_0299"}
 	if links && fifos {
@@ -121,7 +122,7 @@ func TestMemoryParallelScanByteBudgetMatchesSequential(t *testing.T) {
 			}
 		}))
 		if i%9 == 0 {
-			writeFile(t, filepath.Join(r.ScopeRoot("project"), "notes", fmt.Sprintf("mem_big_%03d_bad.md", i)), "---\nbad\n---\n\nx\n")
+			testenv.WriteFile(t, filepath.Join(r.ScopeRoot("project"), "notes", fmt.Sprintf("mem_big_%03d_bad.md", i)), "---\nbad\n---\n\nx\n")
 		}
 	}
 	for _, scopes := range [][]string{{"project", "team"}, {"team", "project"}} {
@@ -138,7 +139,7 @@ func TestMemoryGuardedReaderSizes(t *testing.T) {
 	dir := t.TempDir()
 	for _, n := range []int{0, 1, 511, 512, 513, 4096, 100} {
 		p := filepath.Join(dir, fmt.Sprint(n))
-		writeFile(t, p, strings.Repeat("a", n))
+		testenv.WriteFile(t, p, strings.Repeat("a", n))
 		got, err := readGuarded(p, "file", 512, dir)
 		switch {
 		case n <= 512 && (err != nil || got != strings.Repeat("a", n)):
@@ -179,7 +180,7 @@ func TestMemoryFileWithinMatchesWithin(t *testing.T) {
 	dirs := []string{root, filepath.Join(root, "notes"), filepath.Join(root, "notes", "deep"), filepath.Join(tmp, "vault"),
 		tmp, other, filepath.Join(root, "away"), filepath.Join(tmp, "alias")}
 	for _, d := range dirs {
-		writeFile(t, filepath.Join(d, "file.md"), "x")
+		testenv.WriteFile(t, filepath.Join(d, "file.md"), "x")
 	}
 	for _, rootArg := range []string{root, filepath.Join(tmp, "alias"), filepath.Join(root, "notes")} {
 		rs := newResolver()
@@ -250,11 +251,11 @@ func TestMemoryParallelSearchMatchesSequential(t *testing.T) {
 // reader gives the path-based reader's exact result for every file shape.
 func TestMemoryGuardedReadAtMatchesPathReader(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "ok.md"), "---\nhello\n")
-	writeFile(t, filepath.Join(dir, "bom.md"), "\uFEFFtext")
-	writeFile(t, filepath.Join(dir, "latin.md"), "\xe9t\xe9")
-	writeFile(t, filepath.Join(dir, "big.md"), strings.Repeat("x", 2000))
-	writeFile(t, filepath.Join(dir, "sub", "x.md"), "x")
+	testenv.WriteFile(t, filepath.Join(dir, "ok.md"), "---\nhello\n")
+	testenv.WriteFile(t, filepath.Join(dir, "bom.md"), "\uFEFFtext")
+	testenv.WriteFile(t, filepath.Join(dir, "latin.md"), "\xe9t\xe9")
+	testenv.WriteFile(t, filepath.Join(dir, "big.md"), strings.Repeat("x", 2000))
+	testenv.WriteFile(t, filepath.Join(dir, "sub", "x.md"), "x")
 	names := []string{"ok.md", "bom.md", "latin.md", "big.md", "sub", "absent.md"}
 	// Symlinks and FIFOs where the system has them (not on Windows under
 	// Wine, not FIFOs on Windows at all).

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/git-echoes/git-echoes/internal/jsjson"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 func TestMemorySaveWritesExactBytesCreateOnly(t *testing.T) {
@@ -55,7 +56,7 @@ func TestMemorySaveWritesExactBytesCreateOnly(t *testing.T) {
 func TestMemoryPublishNeverReplaces(t *testing.T) {
 	root := t.TempDir()
 	existing := filepath.Join(root, "e.md")
-	writeFile(t, existing, "old")
+	testenv.WriteFile(t, existing, "old")
 	if err := publishCreateOnly(root, existing, []byte("new")); !errors.Is(err, errDestinationExists) {
 		t.Fatalf("existing destination: %v", err)
 	}
@@ -138,7 +139,7 @@ func TestMemoryInitScopes(t *testing.T) {
 // writeMemory writes m at its canonical path under r.
 func writeMemory(t testing.TB, r *Roots, m *Memory) {
 	t.Helper()
-	writeFile(t, filepath.Join(r.ScopeRoot(m.Scope), m.Kind+"s", m.ID+".md"), string(m.Serialize()))
+	testenv.WriteFile(t, filepath.Join(r.ScopeRoot(m.Scope), m.Kind+"s", m.ID+".md"), string(m.Serialize()))
 }
 
 func mem(id string, mutate ...func(*Memory)) *Memory {
@@ -178,7 +179,7 @@ func TestMemoryScanDepthAndBytes(t *testing.T) {
 	r := testRoots(t)
 	root := r.ScopeRoot("project")
 	deep := filepath.Join(root, "notes", "2", "3", "4", "5", "6", "7", "8")
-	writeFile(t, filepath.Join(deep, "ok.md"), string(mem("mem_deep_ok").Serialize()))
+	testenv.WriteFile(t, filepath.Join(deep, "ok.md"), string(mem("mem_deep_ok").Serialize()))
 	d, err := Doctor(r, DoctorOptions{})
 	if err != nil || d.MemoryCount != 1 || d.Truncated || !d.OK {
 		t.Fatalf("depth 8: %+v %v", d, err)
@@ -207,7 +208,7 @@ func TestMemoryScanDepthAndBytes(t *testing.T) {
 func TestMemoryReadWithoutLeakingPartialResults(t *testing.T) {
 	r := testRoots(t)
 	writeMemory(t, r, mem("mem_target"))
-	writeFile(t, filepath.Join(r.ScopeRoot("team"), "notes", "broken.md"), "---\nnot: valid\n---\n\nbody\n")
+	testenv.WriteFile(t, filepath.Join(r.ScopeRoot("team"), "notes", "broken.md"), "---\nnot: valid\n---\n\nbody\n")
 	res, err := Read(r, "mem_target", ReadOptions{})
 	if res != nil || ErrorCode(err) != CodeIncomplete || err.Error() != IncompleteMessage {
 		t.Fatalf("got %+v, %v", res, err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // realTemp returns a symlink-resolved temporary directory (on some systems
@@ -35,8 +36,8 @@ func TestDiscover(t *testing.T) {
 	root := realTemp(t)
 
 	plain := sb.Init(filepath.Join(root, "plain"))
-	gitrepotest.WriteFile(t, plain, "a/b/c/file", "x")
-	gitrepotest.WriteFile(t, plain, "README", "x")
+	testenv.WriteFile(t, filepath.Join(plain, "a/b/c/file"), "x")
+	testenv.WriteFile(t, filepath.Join(plain, "README"), "x")
 	sb.Git(plain, "add", "README")
 	sb.Git(plain, "commit", "-qm", "init")
 
@@ -47,7 +48,7 @@ func TestDiscover(t *testing.T) {
 	}
 
 	subSrc := sb.Init(filepath.Join(root, "subsrc"))
-	gitrepotest.WriteFile(t, subSrc, "s.txt", "x")
+	testenv.WriteFile(t, filepath.Join(subSrc, "s.txt"), "x")
 	sb.Git(subSrc, "add", "s.txt")
 	sb.Git(subSrc, "commit", "-qm", "sub")
 	sb.Git(plain, "-c", "protocol.file.allow=always", "submodule", "add", "-q", subSrc, "mods/sub")
@@ -127,7 +128,7 @@ func TestDiscover(t *testing.T) {
 	})
 	t.Run("invalid .git file", func(t *testing.T) {
 		d := filepath.Join(root, "badgitfile")
-		gitrepotest.WriteFile(t, d, ".git", "not a gitdir line\n")
+		testenv.WriteFile(t, filepath.Join(d, ".git"), "not a gitdir line\n")
 		_, _, err := Discover(d)
 		if !errors.Is(err, ErrInvalidGitFile) {
 			t.Fatalf("Discover on a bad .git file: err = %v, want ErrInvalidGitFile", err)

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // lsStage parses `git ls-files -s -z` into "mode hash stage\tpath" lines.
@@ -46,14 +48,14 @@ func readAll(t *testing.T, es []Entry) map[string]string {
 func TestStagedFiles(t *testing.T) {
 	sb := gitrepotest.New(t)
 	top := sb.Init(filepath.Join(realTemp(t), "repo"))
-	gitrepotest.WriteFile(t, top, "vault/pages/a.md", "staged\n")
-	gitrepotest.WriteFile(t, top, "vault/pages/b.md", "b\n")
-	gitrepotest.WriteFile(t, top, "other.md", "o\n")
-	gitrepotest.WriteFile(t, top, "vault/new.md", "intent\n")
+	testenv.WriteFile(t, filepath.Join(top, "vault/pages/a.md"), "staged\n")
+	testenv.WriteFile(t, filepath.Join(top, "vault/pages/b.md"), "b\n")
+	testenv.WriteFile(t, filepath.Join(top, "other.md"), "o\n")
+	testenv.WriteFile(t, filepath.Join(top, "vault/new.md"), "intent\n")
 	sb.Git(top, "add", "vault/pages", "other.md")
 	sb.Git(top, "add", "-N", "vault/new.md")
 	// The work tree moves on; the staged blob must not.
-	gitrepotest.WriteFile(t, top, "vault/pages/a.md", "work tree edit\n")
+	testenv.WriteFile(t, filepath.Join(top, "vault/pages/a.md"), "work tree edit\n")
 
 	r, err := Open(top)
 	if err != nil {
@@ -94,11 +96,11 @@ func TestStagedFiles(t *testing.T) {
 func TestStagedFilesIndexFile(t *testing.T) {
 	sb := gitrepotest.New(t)
 	top := sb.Init(filepath.Join(realTemp(t), "repo"))
-	gitrepotest.WriteFile(t, top, "a.md", "one\n")
+	testenv.WriteFile(t, filepath.Join(top, "a.md"), "one\n")
 	sb.Git(top, "add", "a.md")
 	alt := []string{"GIT_INDEX_FILE=.git/alt-index"}
-	gitrepotest.WriteFile(t, top, "a.md", "two\n")
-	gitrepotest.WriteFile(t, top, "b.md", "b\n")
+	testenv.WriteFile(t, filepath.Join(top, "a.md"), "two\n")
+	testenv.WriteFile(t, filepath.Join(top, "b.md"), "b\n")
 	if _, err := sb.Run(top, alt, nil, "add", "a.md", "b.md"); err != nil {
 		t.Fatal(err)
 	}
@@ -124,14 +126,14 @@ func TestStagedFilesIndexFile(t *testing.T) {
 func TestStagedFilesConflict(t *testing.T) {
 	sb := gitrepotest.New(t)
 	top := sb.Init(filepath.Join(realTemp(t), "repo"))
-	gitrepotest.WriteFile(t, top, "p.md", "base\n")
+	testenv.WriteFile(t, filepath.Join(top, "p.md"), "base\n")
 	sb.Git(top, "add", "p.md")
 	sb.Git(top, "commit", "-qm", "base")
 	sb.Git(top, "checkout", "-qb", "other")
-	gitrepotest.WriteFile(t, top, "p.md", "theirs\n")
+	testenv.WriteFile(t, filepath.Join(top, "p.md"), "theirs\n")
 	sb.Git(top, "commit", "-qam", "theirs")
 	sb.Git(top, "checkout", "-q", "main")
-	gitrepotest.WriteFile(t, top, "p.md", "ours\n")
+	testenv.WriteFile(t, filepath.Join(top, "p.md"), "ours\n")
 	sb.Git(top, "commit", "-qam", "ours")
 	if _, err := sb.Run(top, nil, nil, "merge", "-q", "other"); err == nil {
 		t.Fatal("the merge was expected to conflict")
@@ -166,15 +168,15 @@ func TestStagedFilesConflict(t *testing.T) {
 func TestTreeFiles(t *testing.T) {
 	sb := gitrepotest.New(t)
 	top := sb.Init(filepath.Join(realTemp(t), "repo"))
-	gitrepotest.WriteFile(t, top, "vault/a.md", "v1\n")
-	gitrepotest.WriteFile(t, top, "vault/sub/b.md", "b\n")
-	gitrepotest.WriteFile(t, top, "run.sh", "#!/bin/sh\n")
+	testenv.WriteFile(t, filepath.Join(top, "vault/a.md"), "v1\n")
+	testenv.WriteFile(t, filepath.Join(top, "vault/sub/b.md"), "b\n")
+	testenv.WriteFile(t, filepath.Join(top, "run.sh"), "#!/bin/sh\n")
 	if err := os.Chmod(filepath.Join(top, "run.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	sb.Git(top, "add", ".")
 	sb.Git(top, "commit", "-qm", "one")
-	gitrepotest.WriteFile(t, top, "vault/a.md", "v2\n")
+	testenv.WriteFile(t, filepath.Join(top, "vault/a.md"), "v2\n")
 	sb.Git(top, "rm", "-q", "vault/sub/b.md")
 	sb.Git(top, "commit", "-qam", "two")
 	sb.Git(top, "tag", "-a", "-m", "tagged", "v2")
@@ -236,12 +238,12 @@ func TestTreeFilesLinkedWorktree(t *testing.T) {
 	sb := gitrepotest.New(t)
 	root := realTemp(t)
 	top := sb.Init(filepath.Join(root, "repo"))
-	gitrepotest.WriteFile(t, top, "f", "main\n")
+	testenv.WriteFile(t, filepath.Join(top, "f"), "main\n")
 	sb.Git(top, "add", "f")
 	sb.Git(top, "commit", "-qm", "main")
 	wt := filepath.Join(root, "wt")
 	sb.Git(top, "worktree", "add", "-q", "-b", "feature", wt)
-	gitrepotest.WriteFile(t, wt, "f", "feature\n")
+	testenv.WriteFile(t, filepath.Join(wt, "f"), "feature\n")
 	sb.Git(wt, "commit", "-qam", "feature")
 	r, err := Open(wt)
 	if err != nil {
@@ -270,8 +272,8 @@ func TestTreeFilesLinkedWorktree(t *testing.T) {
 func TestUntrackedSpecialCases(t *testing.T) {
 	sb := gitrepotest.New(t)
 	top := sb.Init(filepath.Join(realTemp(t), "repo"))
-	gitrepotest.WriteFile(t, top, "readme.md", "r\n")
-	gitrepotest.WriteFile(t, top, "plain.md", "p\n")
+	testenv.WriteFile(t, filepath.Join(top, "readme.md"), "r\n")
+	testenv.WriteFile(t, filepath.Join(top, "plain.md"), "p\n")
 	sb.Git(top, "add", "readme.md")
 	if err := os.Rename(filepath.Join(top, "readme.md"), filepath.Join(top, "README.md")); err != nil {
 		t.Fatal(err)
@@ -280,7 +282,7 @@ func TestUntrackedSpecialCases(t *testing.T) {
 		t.Fatal(err)
 	}
 	nested := sb.Init(filepath.Join(top, "nested"))
-	gitrepotest.WriteFile(t, nested, "inner.md", "i\n")
+	testenv.WriteFile(t, filepath.Join(nested, "inner.md"), "i\n")
 	candidates := []string{"README.md", "plain.md", "link.md", "nested/inner.md", "missing.md", "nested", "plain.md/x"}
 	for _, icase := range []string{"false", "true"} {
 		sb.Git(top, "config", "core.ignoreCase", icase)
@@ -315,10 +317,10 @@ func TestConcurrentUse(t *testing.T) {
 	var paths []string
 	for i := 0; i < 40; i++ {
 		p := "d" + strconv.Itoa(i%5) + "/f" + strconv.Itoa(i) + ".md"
-		gitrepotest.WriteFile(t, top, p, p)
+		testenv.WriteFile(t, filepath.Join(top, p), p)
 		paths = append(paths, p)
 	}
-	gitrepotest.WriteFile(t, top, ".gitignore", "d1/\n*3.md\n")
+	testenv.WriteFile(t, filepath.Join(top, ".gitignore"), "d1/\n*3.md\n")
 	sb.Git(top, "add", "-f", ".")
 	r, err := Open(top)
 	if err != nil {

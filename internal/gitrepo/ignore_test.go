@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // Where core.excludesFile comes from in a scenario.
@@ -51,10 +52,10 @@ func setupScenario(t *testing.T, sb *gitrepotest.Sandbox, sc ignoreScenario) (to
 	t.Helper()
 	top = sb.Init(filepath.Join(t.TempDir(), "repo"))
 	for p, c := range sc.files {
-		gitrepotest.WriteFile(t, top, p, c)
+		testenv.WriteFile(t, filepath.Join(top, p), c)
 	}
 	if sc.infoExclude != "" {
-		gitrepotest.WriteFile(t, top, ".git/info/exclude", sc.infoExclude)
+		testenv.WriteFile(t, filepath.Join(top, ".git/info/exclude"), sc.infoExclude)
 	} else if err := os.Remove(filepath.Join(top, ".git", "info", "exclude")); err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
@@ -64,18 +65,18 @@ func setupScenario(t *testing.T, sb *gitrepotest.Sandbox, sc ignoreScenario) (to
 	switch sc.excludesMode {
 	case exclExplicit:
 		p := filepath.Join(t.TempDir(), "global-ignore")
-		gitrepotest.WriteFile(t, filepath.Dir(p), "global-ignore", sc.excludes)
+		testenv.WriteFile(t, filepath.Join(filepath.Dir(p), "global-ignore"), sc.excludes)
 		sb.Git(top, "config", "core.excludesFile", p)
 	case exclTilde:
-		gitrepotest.WriteFile(t, sb.Home, "my ignores/ignore", sc.excludes)
+		testenv.WriteFile(t, filepath.Join(sb.Home, "my ignores/ignore"), sc.excludes)
 		sb.Git(top, "config", "core.excludesFile", "~/my ignores/ignore")
 	case exclXDG:
 		xdg := filepath.Join(t.TempDir(), "xdg")
-		gitrepotest.WriteFile(t, xdg, "git/ignore", sc.excludes)
+		testenv.WriteFile(t, filepath.Join(xdg, "git/ignore"), sc.excludes)
 		t.Setenv("XDG_CONFIG_HOME", xdg)
 		env = append(env, "XDG_CONFIG_HOME="+xdg)
 	case exclHomeXDG:
-		gitrepotest.WriteFile(t, sb.Home, ".config/git/ignore", sc.excludes)
+		testenv.WriteFile(t, filepath.Join(sb.Home, ".config/git/ignore"), sc.excludes)
 	}
 	paths = map[string]bool{}
 	err := filepath.WalkDir(top, func(p string, d os.DirEntry, err error) error {

@@ -8,15 +8,16 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // committedRepo creates a repository with two committed directories.
 func committedRepo(t *testing.T, sb *gitrepotest.Sandbox, args ...string) string {
 	t.Helper()
 	top := sb.Init(filepath.Join(realTemp(t), "repo"), args...)
-	gitrepotest.WriteFile(t, top, "a/x.md", "x\n")
-	gitrepotest.WriteFile(t, top, "b/y.md", "y\n")
-	gitrepotest.WriteFile(t, top, "top.md", "t\n")
+	testenv.WriteFile(t, filepath.Join(top, "a/x.md"), "x\n")
+	testenv.WriteFile(t, filepath.Join(top, "b/y.md"), "y\n")
+	testenv.WriteFile(t, filepath.Join(top, "top.md"), "t\n")
 	sb.Git(top, "add", ".")
 	sb.Git(top, "commit", "-qm", "init")
 	return top
@@ -135,7 +136,7 @@ func TestOpenSupported(t *testing.T) {
 	t.Run("index versions 2 3 4", func(t *testing.T) {
 		sb := gitrepotest.New(t)
 		top := committedRepo(t, sb)
-		gitrepotest.WriteFile(t, top, "a/deeper/and/longer/name.md", "n\n")
+		testenv.WriteFile(t, filepath.Join(top, "a/deeper/and/longer/name.md"), "n\n")
 		sb.Git(top, "add", "-N", "a/deeper/and/longer/name.md") // extended flags: v3
 		for _, v := range []string{"2", "3", "4"} {
 			if v == "2" {
@@ -212,10 +213,10 @@ func TestConfigPrecedence(t *testing.T) {
 	top := committedRepo(t, sb)
 	dir := realTemp(t)
 	system := filepath.Join(dir, "system")
-	gitrepotest.WriteFile(t, dir, "system", "[echo]\n\tsys = system\n\tall = system\n")
-	gitrepotest.WriteFile(t, dir, "included", "[echo]\n\tinc = included\n\tall = included\n")
-	gitrepotest.WriteFile(t, dir, "cond", "[echo]\n\tcond = matched\n")
-	gitrepotest.WriteFile(t, dir, "nocond", "[echo]\n\tnocond = wrongly matched\n")
+	testenv.WriteFile(t, filepath.Join(dir, "system"), "[echo]\n\tsys = system\n\tall = system\n")
+	testenv.WriteFile(t, filepath.Join(dir, "included"), "[echo]\n\tinc = included\n\tall = included\n")
+	testenv.WriteFile(t, filepath.Join(dir, "cond"), "[echo]\n\tcond = matched\n")
+	testenv.WriteFile(t, filepath.Join(dir, "nocond"), "[echo]\n\tnocond = wrongly matched\n")
 	if err := os.WriteFile(sb.GlobalConfig, []byte(
 		"[echo]\n\tglobal = global\n\tall = global\n"+
 			"[include]\n\tpath = "+filepath.Join(dir, "included")+"\n"+

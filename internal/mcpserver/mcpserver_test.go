@@ -13,16 +13,8 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault/memory"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
-
-func mustDecode(t *testing.T, s string) pyjson.Value {
-	t.Helper()
-	v, err := pyjson.Decode(s)
-	if err != nil {
-		t.Fatalf("decode %s: %v", s, err)
-	}
-	return v
-}
 
 // TestValidateMessages pins the ecc-conformance §17.5 problem lists, including the examples
 // the conformance document gives.
@@ -54,12 +46,12 @@ func TestValidateMessages(t *testing.T) {
 		{`{"type":"object","additionalProperties":false,"properties":{"a/b":{"type":"string"}}}`, `{"a/b":1}`, "/a~1b type"},
 	}
 	for _, c := range cases {
-		s := mustDecode(t, c.schema)
+		s := testenv.MustDecode(t, pyjson.Decode, c.schema)
 		if err := checkSchema(s); err != nil {
 			t.Fatalf("schema: %v", err)
 		}
 		var ps []schemaProblem
-		validate(s, mustDecode(t, c.args), "", &ps)
+		validate(s, testenv.MustDecode(t, pyjson.Decode, c.args), "", &ps)
 		if got := describeProblems(ps); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.args, got, c.want)
 		}
@@ -74,7 +66,7 @@ func TestCheckSchemaRefusesUnknownKeywords(t *testing.T) {
 		`{"type":"object","oneOf":[]}`,
 		`{"type":"object","properties":{"a":{"type":"string","pattern":"("}}}`,
 	} {
-		if err := checkSchema(mustDecode(t, s)); err == nil {
+		if err := checkSchema(testenv.MustDecode(t, pyjson.Decode, s)); err == nil {
 			t.Errorf("%s: accepted", s)
 		}
 	}
@@ -85,7 +77,7 @@ func TestToolArguments(t *testing.T) {
 	cfg := &Config{Memory: true, Harness: "claude", MaxOutput: DefaultMaxOutput}
 	tools := memoryTools(cfg)
 	save := tools[0]
-	save.schema = mustDecode(t, memorySaveSchema)
+	save.schema = testenv.MustDecode(t, pyjson.Decode, memorySaveSchema)
 	for raw, want := range map[string]string{
 		`[1]`:                           "Invalid arguments for memory_save.",
 		`"x"`:                           "Invalid arguments for memory_save.",
@@ -228,11 +220,11 @@ func TestMemoryOutputBoundIsTheReferences(t *testing.T) {
 		id = res.Memory.ID
 	}
 	m := &memoryServer{cfg}
-	res, err := m.read(context.Background(), mustDecode(t, `{"id":"`+id+`"}`).Obj)
+	res, err := m.read(context.Background(), testenv.MustDecode(t, pyjson.Decode, `{"id":"`+id+`"}`).Obj)
 	if err != nil || res.IsError || !strings.Contains(textOf(res), `"backlinksTruncated": false`+"\n}") {
 		t.Fatalf("read of a valid 63 KB memory: %v %v", err, res)
 	}
-	res, err = m.search(context.Background(), mustDecode(t, `{"query":"rotation"}`).Obj)
+	res, err = m.search(context.Background(), testenv.MustDecode(t, pyjson.Decode, `{"query":"rotation"}`).Obj)
 	if err != nil || res.IsError || strings.Contains(textOf(res), "outputTruncated") || strings.Count(textOf(res), `"score": `) != 20 {
 		t.Fatalf("search: %v %.300s", err, textOf(res))
 	}

@@ -6,20 +6,13 @@ import (
 	"math/big"
 	"strings"
 	"testing"
-)
 
-func mustDecode(t *testing.T, s string) Value {
-	t.Helper()
-	v, err := Decode(s)
-	if err != nil {
-		t.Fatalf("Decode(%q): %v", s, err)
-	}
-	return v
-}
+	"github.com/git-echoes/git-echoes/internal/testenv"
+)
 
 func TestPythonDecodeEncodeRepr(t *testing.T) {
 	for _, tc := range pyDecodeOK {
-		v := mustDecode(t, tc.in)
+		v := testenv.MustDecode(t, Decode, tc.in)
 		if got := Compact(v); got != tc.compact {
 			t.Errorf("Compact(Decode(%q))\n got %q\nwant %q", tc.in, got, tc.compact)
 		}
@@ -93,7 +86,7 @@ func TestDecodeLoneSurrogate(t *testing.T) {
 		}
 	}
 	// Valid pairs decode to the real rune.
-	v := mustDecode(t, `"\ud83d\ude00\uD83D\uDE00"`)
+	v := testenv.MustDecode(t, Decode, `"\ud83d\ude00\uD83D\uDE00"`)
 	if v.S != "😀😀" {
 		t.Errorf("surrogate pair decoded to %q", v.S)
 	}
@@ -132,7 +125,7 @@ func TestDecodeNumbers(t *testing.T) {
 		{"-Infinity", false, "-inf"},
 	}
 	for _, tc := range cases {
-		v := mustDecode(t, tc.in)
+		v := testenv.MustDecode(t, Decode, tc.in)
 		if v.Kind != Number || v.Num.IsInt != tc.isInt {
 			t.Errorf("Decode(%q): kind %v isInt %v", tc.in, v.Kind, v.Num.IsInt)
 		}
@@ -142,7 +135,7 @@ func TestDecodeNumbers(t *testing.T) {
 	}
 	// Python's int_max_str_digits: 4300 digits decode exactly, 4301 fail.
 	big4300 := strings.Repeat("7", 4300)
-	v := mustDecode(t, "-"+big4300)
+	v := testenv.MustDecode(t, Decode, "-"+big4300)
 	if got := Compact(v); got != "-"+big4300 {
 		t.Errorf("4300-digit integer did not round-trip")
 	}
@@ -151,23 +144,23 @@ func TestDecodeNumbers(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("4301-digit integer: got %v", err)
 	}
-	if n, ok := mustDecode(t, "-42").Num.Int64(); !ok || n != -42 {
+	if n, ok := testenv.MustDecode(t, Decode, "-42").Num.Int64(); !ok || n != -42 {
 		t.Errorf("Int64 = %d, %v", n, ok)
 	}
-	if _, ok := mustDecode(t, "1.0").Num.Int64(); ok {
+	if _, ok := testenv.MustDecode(t, Decode, "1.0").Num.Int64(); ok {
 		t.Error("Int64 of a float must report !ok")
 	}
-	if _, ok := mustDecode(t, "99999999999999999999").Num.Int64(); ok {
+	if _, ok := testenv.MustDecode(t, Decode, "99999999999999999999").Num.Int64(); ok {
 		t.Error("Int64 of a huge int must report !ok")
 	}
-	if f := mustDecode(t, "3").Num.Float64(); f != 3 {
+	if f := testenv.MustDecode(t, Decode, "3").Num.Float64(); f != 3 {
 		t.Errorf("Float64 = %v", f)
 	}
 }
 
 func TestDecodeDepth(t *testing.T) {
 	ok := strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)
-	mustDecode(t, ok)
+	testenv.MustDecode(t, Decode, ok)
 	deep := strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1)
 	if _, err := Decode(deep); err == nil || !strings.Contains(err.Error(), "maximum recursion depth exceeded while decoding a JSON array") {
 		t.Errorf("deep array: %v", err)
@@ -183,7 +176,7 @@ func TestDecodeDepth(t *testing.T) {
 }
 
 func TestDuplicateKeys(t *testing.T) {
-	v := mustDecode(t, `{"b": 1, "a": 2, "b": 3, "B": 4}`)
+	v := testenv.MustDecode(t, Decode, `{"b": 1, "a": 2, "b": 3, "B": 4}`)
 	if got := strings.Join(v.Obj.Keys(), ","); got != "b,a,B" {
 		t.Errorf("keys = %s", got)
 	}
@@ -331,7 +324,7 @@ func TestReprString(t *testing.T) {
 
 func TestEqual(t *testing.T) {
 	for _, tc := range pyEqual {
-		a, b := mustDecode(t, tc.a), mustDecode(t, tc.b)
+		a, b := testenv.MustDecode(t, Decode, tc.a), testenv.MustDecode(t, Decode, tc.b)
 		if got := Equal(a, b); got != tc.want {
 			t.Errorf("Equal(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
@@ -339,7 +332,7 @@ func TestEqual(t *testing.T) {
 			t.Errorf("Equal(%s, %s) = %v, want %v (swapped)", tc.b, tc.a, got, tc.want)
 		}
 	}
-	marker := mustDecode(t, `{"protocolVersion": "1.0.0", "version": 1.0, "flags": [true]}`)
+	marker := testenv.MustDecode(t, Decode, `{"protocolVersion": "1.0.0", "version": 1.0, "flags": [true]}`)
 	want := ObjectValue(NewObj().Set("flags", Arr(Int(1))).Set("version", Int(1)).Set("protocolVersion", Str("1.0.0")))
 	if !Equal(marker, want) {
 		t.Error("marker comparison across int/float/bool and key order failed")
@@ -348,7 +341,7 @@ func TestEqual(t *testing.T) {
 
 func TestTruthy(t *testing.T) {
 	for _, tc := range pyTruthy {
-		if got := Truthy(mustDecode(t, tc.in)); got != tc.want {
+		if got := Truthy(testenv.MustDecode(t, Decode, tc.in)); got != tc.want {
 			t.Errorf("Truthy(%s) = %v, want %v", tc.in, got, tc.want)
 		}
 	}

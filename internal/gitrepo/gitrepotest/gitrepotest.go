@@ -1,6 +1,7 @@
 // Package gitrepotest holds test helpers shared by packages whose tests run
-// the real git binary as a referee: an isolated git environment and a
-// deterministic generator of large repositories for benchmarks.
+// the real git binary as a referee: git run in the isolated environment of
+// internal/testenv, and a deterministic generator of large repositories for
+// benchmarks.
 package gitrepotest
 
 import (
@@ -11,60 +12,38 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
-// Sandbox isolates git (and in-process code reading git configuration) from
-// the user's environment: HOME, XDG_CONFIG_HOME and GIT_CONFIG_GLOBAL point
-// into a temporary directory and the system config is disabled.
+// Sandbox runs git in an isolated environment (internal/testenv) that is
+// also set in the process for in-process code reading git configuration.
 type Sandbox struct {
 	Home         string // temporary $HOME
 	GlobalConfig string // $GIT_CONFIG_GLOBAL (created empty)
+	git          *testenv.Git
 	tb           testing.TB
 }
 
 // New creates a sandbox and sets the process environment for the rest of
-// the test with tb.Setenv (so tests using it cannot be parallel).
-// GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS and GIT_CONFIG_COUNT are blanked,
-// which in-process readers treat as unset; git subprocesses started with
-// Git get an environment without any inherited GIT_* variable.
+// the test with testenv's Setenv (so tests using it cannot be parallel);
+// git subprocesses started with Git get an environment without any
+// inherited GIT_* variable.
 func New(tb testing.TB) *Sandbox {
 	tb.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		tb.Fatalf("the git binary is required: %v", err)
 	}
-	dir := tb.TempDir()
-	s := &Sandbox{Home: filepath.Join(dir, "home"), GlobalConfig: filepath.Join(dir, "gitconfig"), tb: tb}
-	if err := os.MkdirAll(s.Home, 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(s.GlobalConfig, nil, 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Setenv("HOME", s.Home)
-	tb.Setenv("XDG_CONFIG_HOME", "")
-	tb.Setenv("GIT_CONFIG_GLOBAL", s.GlobalConfig)
-	tb.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	for _, k := range []string{"GIT_INDEX_FILE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CEILING_DIRECTORIES"} {
-		tb.Setenv(k, "")
-	}
-	return s
+	g := testenv.TempGit(tb)
+	g.Setenv(tb)
+	return &Sandbox{Home: g.Home, GlobalConfig: g.GlobalConfig, git: g, tb: tb}
 }
 
-// env returns the environment for a git subprocess: the process
-// environment without GIT_* variables, plus the sandbox, fixed identities
+// env returns the environment for a git subprocess: the isolated
+// environment inheriting the rest of the process's, plus fixed identities
 // and dates (so commits are reproducible) and extra.
 func (s *Sandbox) env(extra []string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "GIT_") || strings.HasPrefix(kv, "HOME=") || strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env,
-		"HOME="+s.Home,
-		"GIT_CONFIG_GLOBAL="+s.GlobalConfig,
-		"GIT_CONFIG_NOSYSTEM=1",
+	env := append(s.git.Inherit(),
 		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com",
 		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com",
 		"GIT_AUTHOR_DATE=2020-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2020-01-01T00:00:00Z",
@@ -110,18 +89,6 @@ func (s *Sandbox) Init(dir string, args ...string) string {
 	return dir
 }
 
-// WriteFile writes content to dir/rel (slash-separated), creating parents.
-func WriteFile(tb testing.TB, dir, rel, content string) {
-	tb.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-}
-
 // Rand is a small deterministic generator (splitmix64) so that generated
 // repositories are identical from run to run and across packages.
 type Rand struct{ state uint64 }
@@ -162,8 +129,8 @@ func GenerateLarge(tb testing.TB, s *Sandbox, dir string, n int, seed uint64) La
 	ignores := []string{"*.log", "build/", "!keep.log", "/d3/", "tmp*", "**/cache/**", "*.tmp", "!important.tmp", "d1/d2/", "[0-4]*.bin"}
 	files := make([]string, 0, n)
 	dirsWithIgnore := map[string]bool{}
-	WriteFile(tb, top, ".gitignore", "*.log\n!keep.log\nbuild/\n")
-	WriteFile(tb, top, ".git/info/exclude", "*.bin\n!f1*.bin\n")
+	testenv.WriteFile(tb, filepath.Join(top, ".gitignore"), "*.log\n!keep.log\nbuild/\n")
+	testenv.WriteFile(tb, filepath.Join(top, ".git/info/exclude"), "*.bin\n!f1*.bin\n")
 	for i := 0; i < n; i++ {
 		// Directory path from the base-10 digits of i/10: a balanced tree.
 		var parts []string
@@ -179,11 +146,24 @@ func GenerateLarge(tb testing.TB, s *Sandbox, dir string, n int, seed uint64) La
 		if d != "" && !dirsWithIgnore[d] {
 			dirsWithIgnore[d] = true
 			if r.Intn(7) == 0 {
-				WriteFile(tb, top, d+"/.gitignore", Pick(r, ignores)+"\n"+Pick(r, ignores)+"\n")
+				testenv.WriteFile(tb, filepath.Join(top, d+"/.gitignore"), Pick(r, ignores)+"\n"+Pick(r, ignores)+"\n")
 			}
 		}
-		WriteFile(tb, top, rel, name+"\n")
+		testenv.WriteFile(tb, filepath.Join(top, rel), name+"\n")
 		files = append(files, rel)
 	}
 	return LargeRepo{Top: top, Files: files}
+}
+
+// Open creates a sandbox and a repository in a new temporary directory and
+// opens it with open (gitrepo.Open: passed in, because gitrepo's own tests
+// use this package and it cannot import gitrepo).
+func Open[R any](tb testing.TB, open func(dir string) (R, error)) (*Sandbox, R) {
+	tb.Helper()
+	sb := New(tb)
+	repo, err := open(sb.Init(filepath.Join(tb.TempDir(), "repo")))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sb, repo
 }
