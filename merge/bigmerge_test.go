@@ -67,3 +67,26 @@ func firstDiff(a, b []byte) int {
 	}
 	return min(len(a), len(b))
 }
+
+// TestDiffLinesBigMatchesGitMyers compares the edit scripts themselves
+// with git's Myers diff (not minimal, as merge-file runs it) on the large
+// versions, where the cost heuristics cut the search short.
+func TestDiffLinesBigMatchesGitMyers(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	for _, n := range []int{3000, 20000} {
+		for seed := uint64(1); seed <= 2; seed++ {
+			base, ours, theirs := vaultgen.MergeVersions(seed, n)
+			for _, pair := range [][2][]byte{{base, ours}, {base, theirs}, {ours, theirs}} {
+				a, b := string(pair[0]), string(pair[1])
+				want := gitDiffScript(t, dir, a, b)
+				got := diffLines(splitLines(a), splitLines(b))
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("lines=%d seed=%d: edit scripts differ (%d hunks, git %d)", n, seed, len(got), len(want))
+				}
+			}
+		}
+	}
+}

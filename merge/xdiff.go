@@ -241,35 +241,38 @@ type splitPoint struct {
 // work per box to O((N+M)·mxcost) instead of O((N+M)·D), which is what
 // kept large, repetitive inputs from being quadratic (issue 11 item 12).
 func split(ha1 []int, off1, lim1 int, ha2 []int, off2, lim2 int, needMin bool, kv *kvecs) splitPoint {
-	kf := func(d int) *int { return &kv.fwd[kv.off+d] }
-	kb := func(d int) *int { return &kv.bwd[kv.off+d] }
 	dmin, dmax := off1-lim2, lim1-off2
+	// kf and kb are the vectors cut to this box's diagonals, dmin-1 to
+	// dmax+1, so that indexing them needs no closure; diagonal d is at o+d.
+	kf := kv.fwd[kv.off+dmin-1 : kv.off+dmax+2]
+	kb := kv.bwd[kv.off+dmin-1 : kv.off+dmax+2]
+	o := 1 - dmin
 	fmid, bmid := off1-off2, lim1-lim2
 	odd := (fmid-bmid)&1 != 0
 	fmin, fmax := fmid, fmid
 	bmin, bmax := bmid, bmid
-	*kf(fmid) = off1
-	*kb(bmid) = lim1
+	kf[o+fmid] = off1
+	kb[o+bmid] = lim1
 	for ec := 1; ; ec++ {
 		gotSnake := false
 		if fmin > dmin {
 			fmin--
-			*kf(fmin - 1) = -1
+			kf[o+fmin-1] = -1
 		} else {
 			fmin++
 		}
 		if fmax < dmax {
 			fmax++
-			*kf(fmax + 1) = -1
+			kf[o+fmax+1] = -1
 		} else {
 			fmax--
 		}
 		for d := fmax; d >= fmin; d -= 2 {
 			var i1 int
-			if *kf(d - 1) >= *kf(d + 1) {
-				i1 = *kf(d - 1) + 1
+			if kf[o+d-1] >= kf[o+d+1] {
+				i1 = kf[o+d-1] + 1
 			} else {
-				i1 = *kf(d + 1)
+				i1 = kf[o+d+1]
 			}
 			prev1 := i1
 			i2 := i1 - d
@@ -280,29 +283,29 @@ func split(ha1 []int, off1, lim1 int, ha2 []int, off2, lim2 int, needMin bool, k
 			if i1-prev1 > snakeCnt {
 				gotSnake = true
 			}
-			*kf(d) = i1
-			if odd && bmin <= d && d <= bmax && *kb(d) <= i1 {
+			kf[o+d] = i1
+			if odd && bmin <= d && d <= bmax && kb[o+d] <= i1 {
 				return splitPoint{i1, i2, true, true}
 			}
 		}
 		if bmin > dmin {
 			bmin--
-			*kb(bmin - 1) = math.MaxInt
+			kb[o+bmin-1] = math.MaxInt
 		} else {
 			bmin++
 		}
 		if bmax < dmax {
 			bmax++
-			*kb(bmax + 1) = math.MaxInt
+			kb[o+bmax+1] = math.MaxInt
 		} else {
 			bmax--
 		}
 		for d := bmax; d >= bmin; d -= 2 {
 			var i1 int
-			if *kb(d - 1) < *kb(d + 1) {
-				i1 = *kb(d - 1)
+			if kb[o+d-1] < kb[o+d+1] {
+				i1 = kb[o+d-1]
 			} else {
-				i1 = *kb(d + 1) - 1
+				i1 = kb[o+d+1] - 1
 			}
 			prev1 := i1
 			i2 := i1 - d
@@ -313,8 +316,8 @@ func split(ha1 []int, off1, lim1 int, ha2 []int, off2, lim2 int, needMin bool, k
 			if prev1-i1 > snakeCnt {
 				gotSnake = true
 			}
-			*kb(d) = i1
-			if !odd && fmin <= d && d <= fmax && i1 <= *kf(d) {
+			kb[o+d] = i1
+			if !odd && fmin <= d && d <= fmax && i1 <= kf[o+d] {
 				return splitPoint{i1, i2, true, true}
 			}
 		}
@@ -329,7 +332,7 @@ func split(ha1 []int, off1, lim1 int, ha2 []int, off2, lim2 int, needMin bool, k
 			best, sp := 0, splitPoint{}
 			for d := fmax; d >= fmin; d -= 2 {
 				dd := abs(d - fmid)
-				i1 := *kf(d)
+				i1 := kf[o+d]
 				i2 := i1 - d
 				v := (i1 - off1) + (i2 - off2) - dd
 				if v > kHeur*ec && v > best &&
@@ -347,7 +350,7 @@ func split(ha1 []int, off1, lim1 int, ha2 []int, off2, lim2 int, needMin bool, k
 			}
 			for d := bmax; d >= bmin; d -= 2 {
 				dd := abs(d - bmid)
-				i1 := *kb(d)
+				i1 := kb[o+d]
 				i2 := i1 - d
 				v := (lim1 - i1) + (lim2 - i2) - dd
 				if v > kHeur*ec && v > best &&
@@ -369,7 +372,7 @@ func split(ha1 []int, off1, lim1 int, ha2 []int, off2, lim2 int, needMin bool, k
 		if ec >= kv.mxcost {
 			fbest, fbest1 := -1, -1
 			for d := fmax; d >= fmin; d -= 2 {
-				i1 := min(*kf(d), lim1)
+				i1 := min(kf[o+d], lim1)
 				i2 := i1 - d
 				if lim2 < i2 {
 					i1, i2 = lim2+d, lim2
@@ -380,7 +383,7 @@ func split(ha1 []int, off1, lim1 int, ha2 []int, off2, lim2 int, needMin bool, k
 			}
 			bbest, bbest1 := math.MaxInt, math.MaxInt
 			for d := bmax; d >= bmin; d -= 2 {
-				i1 := max(off1, *kb(d))
+				i1 := max(off1, kb[o+d])
 				i2 := i1 - d
 				if i2 < off2 {
 					i1, i2 = off2+d, off2
