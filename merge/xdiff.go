@@ -125,6 +125,8 @@ func cleanupRecords(f1, f2 *xdfile, len1, len2 []int) {
 	dis1 := dis(f1, len2)
 	dis2 := dis(f2, len1)
 	keep := func(f *xdfile, d []byte) {
+		f.rindex = make([]int, 0, f.dend+1-f.dstart)
+		f.hae = make([]int, 0, f.dend+1-f.dstart)
 		for i := f.dstart; i <= f.dend; i++ {
 			if d[i] == 1 || (d[i] == 2 && !cleanMmatch(d, i, f.dstart, f.dend)) {
 				f.rindex = append(f.rindex, i)
