@@ -7,11 +7,12 @@ import "math"
 // trimming of common ends, discarding of unmatched and "multimatch" lines,
 // the bidirectional O(ND) middle-snake search and the group compaction),
 // so that the merge below agrees with `git merge-file` on which hunks
-// overlap. That includes xdiff's cost-limiting heuristics (xdl_split),
-// which only start above an edit cost of 256 lines: small pages never
-// reach them, but without them large inputs that differ a lot take time
-// quadratic in their size (issue 11 item 12), and they choose the edit
-// script git chooses there.
+// overlap. That includes xdiff's cost-limiting heuristics (xdiffi.c
+// xdl_split, as merge-file runs it: not XDF_NEED_MINIMAL), which only
+// start above an edit cost of 256 lines. Small pages never reach them;
+// without them, large inputs that differ a lot took time quadratic in
+// their size, and got a more minimal edit script than git's, so other
+// hunks and conflicts than `git merge-file` (issue 11 item 12).
 
 // change is one hunk of an edit script: a[i1:i1+chg1] becomes b[i2:i2+chg2].
 type change struct{ i1, i2, chg1, chg2 int }
