@@ -210,7 +210,8 @@ func (m *merger) simplifyNonConflicts(hs []hunk) []hunk {
 	if len(hs) == 0 {
 		return hs
 	}
-	out := []hunk{hs[0]}
+	out := make([]hunk, 1, len(hs))
+	out[0] = hs[0]
 	for _, next := range hs[1:] {
 		cur := &out[len(out)-1]
 		begin := cur.i1 + cur.chg1

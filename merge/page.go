@@ -266,20 +266,44 @@ func mergeBlocks(bb, ob, tb []fmBlock, opt lineMergeOptions) ([][]byte, int) {
 		return append(lead, own...)
 	}
 
-	type entry struct {
-		key  string
-		text []byte
+	// The result is a list linked through next (-1 ends it), so that a
+	// key is placed after its predecessor in O(1), not by a search and a
+	// shift: a frontmatter of thousands of keys must not make the merge
+	// quadratic (issue 11 item 12).
+	var texts [][]byte
+	var next []int
+	head, tail := -1, -1
+	at := map[string]int{} // key -> its entry, for the keys that are kept
+	add := func(key string, text []byte) int {
+		texts = append(texts, text)
+		next = append(next, -1)
+		at[key] = len(texts) - 1
+		return len(texts) - 1
 	}
-	var out []entry
+	appendEntry := func(n int) {
+		if tail == -1 {
+			head = n
+		} else {
+			next[tail] = n
+		}
+		tail = n
+	}
 	for _, blk := range ob {
 		b, inB := bm[blk.key]
 		t, inT := tm[blk.key]
 		if text := mergeKey(b, blk, t, inB, true, inT); len(text) > 0 {
-			out = append(out, entry{blk.key, text})
+			appendEntry(add(blk.key, text))
 		}
 	}
+	// pred is the nearest key before the current one in theirs that is
+	// kept; keys are unique in a version (parseFrontmatter), so it only
+	// moves forward.
+	pred := -1
 	for ti, blk := range tb {
 		if _, inO := om[blk.key]; inO {
+			if _, kept := at[blk.key]; kept {
+				pred = ti
+			}
 			continue
 		}
 		b, inB := bm[blk.key]
@@ -287,26 +311,28 @@ func mergeBlocks(bb, ob, tb []fmBlock, opt lineMergeOptions) ([][]byte, int) {
 		if len(text) == 0 {
 			continue
 		}
-		pos := len(out)
-		if ti == 0 {
-			pos = 0
-		}
-	search:
-		for p := ti - 1; p >= 0; p-- {
-			for i, e := range out {
-				if e.key == tb[p].key {
-					pos = i + 1
-					break search
-				}
+		n := add(blk.key, text)
+		switch {
+		case pred >= 0:
+			x := at[tb[pred].key]
+			next[n], next[x] = next[x], n
+			if tail == x {
+				tail = n
 			}
+		case ti == 0:
+			next[n] = head
+			head = n
+			if tail == -1 {
+				tail = n
+			}
+		default:
+			appendEntry(n)
 		}
-		out = append(out, entry{})
-		copy(out[pos+1:], out[pos:])
-		out[pos] = entry{blk.key, text}
+		pred = ti
 	}
-	chunks := make([][]byte, len(out))
-	for i, e := range out {
-		chunks[i] = e.text
+	chunks := make([][]byte, 0, len(texts))
+	for n := head; n != -1; n = next[n] {
+		chunks = append(chunks, texts[n])
 	}
 	return chunks, conflicts
 }

@@ -7,9 +7,12 @@ import "math"
 // trimming of common ends, discarding of unmatched and "multimatch" lines,
 // the bidirectional O(ND) middle-snake search and the group compaction),
 // so that the merge below agrees with `git merge-file` on which hunks
-// overlap. xdiff's cost-limiting heuristics only start above an edit cost
-// of 256 lines and are left out: pages are small, and without them the
-// search is the plain O((N+M)D) algorithm.
+// overlap. That includes xdiff's cost-limiting heuristics (xdiffi.c
+// xdl_split, as merge-file runs it: not XDF_NEED_MINIMAL), which only
+// start above an edit cost of 256 lines. Small pages never reach them;
+// without them, large inputs that differ a lot took time quadratic in
+// their size, and got a more minimal edit script than git's, so other
+// hunks and conflicts than `git merge-file` (issue 11 item 12).
 
 // change is one hunk of an edit script: a[i1:i1+chg1] becomes b[i2:i2+chg2].
 type change struct{ i1, i2, chg1, chg2 int }
@@ -54,8 +57,10 @@ func diffLines(a, b []string) []change {
 	ndiags := n1 + n2 + 3
 	kv := &kvecs{
 		fwd: make([]int, ndiags), bwd: make([]int, ndiags), off: n2 + 1,
+		mxcost: max(bogosqrt(ndiags), maxCostMin),
 	}
-	recsCmp(f1, 0, n1, f2, 0, n2, kv)
+	// git merge-file does not ask for a minimal diff (XDF_NEED_MINIMAL).
+	recsCmp(f1, 0, n1, f2, 0, n2, false, kv)
 
 	compact(f1, f2)
 	compact(f2, f1)
@@ -121,6 +126,8 @@ func cleanupRecords(f1, f2 *xdfile, len1, len2 []int) {
 	dis1 := dis(f1, len2)
 	dis2 := dis(f2, len1)
 	keep := func(f *xdfile, d []byte) {
+		f.rindex = make([]int, 0, f.dend+1-f.dstart)
+		f.hae = make([]int, 0, f.dend+1-f.dstart)
 		for i := f.dstart; i <= f.dend; i++ {
 			if d[i] == 1 || (d[i] == 2 && !cleanMmatch(d, i, f.dstart, f.dend)) {
 				f.rindex = append(f.rindex, i)
@@ -174,14 +181,25 @@ func cleanMmatch(dis []byte, i, s, e int) bool {
 }
 
 // kvecs holds the forward and backward furthest-reaching vectors, indexed
-// by diagonal (which may be negative) through off.
+// by diagonal (which may be negative) through off, and the search limits
+// of xdalgoenv_t.
 type kvecs struct {
 	fwd, bwd []int
 	off      int
+	mxcost   int // edit cost after which split gives up on the optimum
 }
 
-// recsCmp is xdl_recs_cmp over the effective records.
-func recsCmp(f1 *xdfile, off1, lim1 int, f2 *xdfile, off2, lim2 int, kv *kvecs) {
+const (
+	maxCostMin  = 256 // XDL_MAX_COST_MIN
+	heurMinCost = 256 // XDL_HEUR_MIN_COST
+	snakeCnt    = 20  // XDL_SNAKE_CNT
+	kHeur       = 4   // XDL_K_HEUR
+)
+
+// recsCmp is xdl_recs_cmp over the effective records. needMin asks for
+// the optimal split of this box; without it split may settle for a good
+// enough one (xdiffi.c's cost heuristics, which `git merge-file` uses).
+func recsCmp(f1 *xdfile, off1, lim1 int, f2 *xdfile, off2, lim2 int, needMin bool, kv *kvecs) {
 	for {
 		ha1, ha2 := f1.hae, f2.hae
 		for off1 < lim1 && off2 < lim2 && ha1[off1] == ha2[off2] {
@@ -204,85 +222,192 @@ func recsCmp(f1 *xdfile, off1, lim1 int, f2 *xdfile, off2, lim2 int, kv *kvecs) 
 			}
 			return
 		}
-		s1, s2 := split(ha1, off1, lim1, ha2, off2, lim2, kv)
-		recsCmp(f1, off1, s1, f2, off2, s2, kv)
+		sp := split(ha1, off1, lim1, ha2, off2, lim2, needMin, kv)
+		recsCmp(f1, off1, sp.i1, f2, off2, sp.i2, sp.minLo, kv)
 		// The second half is handled by the loop (tail call).
-		off1, off2 = s1, s2
+		off1, off2, needMin = sp.i1, sp.i2, sp.minHi
 	}
 }
 
-// split is xdl_split without the cost heuristics: it returns the point
-// where the forward and backward searches meet.
-func split(ha1 []int, off1, lim1 int, ha2 []int, off2, lim2 int, kv *kvecs) (int, int) {
-	kf := func(d int) *int { return &kv.fwd[kv.off+d] }
-	kb := func(d int) *int { return &kv.bwd[kv.off+d] }
+// splitPoint is xdpsplit_t: where to cut the box, and whether each half
+// must then be searched for its optimum.
+type splitPoint struct {
+	i1, i2       int
+	minLo, minHi bool
+}
+
+// split is xdl_split: it returns the point where the forward and backward
+// searches meet. Unless needMin is set, the search is cut short as in
+// xdiff: past an edit cost of heurMinCost, a diagonal that has reached
+// far along a snake of snakeCnt equal records is taken, and past mxcost
+// the furthest-reaching diagonal is taken whatever it is. This bounds the
+// work per box to O((N+M)·mxcost) instead of O((N+M)·D), which is what
+// kept large, repetitive inputs from being quadratic (issue 11 item 12).
+func split(ha1 []int, off1, lim1 int, ha2 []int, off2, lim2 int, needMin bool, kv *kvecs) splitPoint {
 	dmin, dmax := off1-lim2, lim1-off2
+	// kf and kb are the vectors cut to this box's diagonals, dmin-1 to
+	// dmax+1, so that indexing them needs no closure; diagonal d is at o+d.
+	kf := kv.fwd[kv.off+dmin-1 : kv.off+dmax+2]
+	kb := kv.bwd[kv.off+dmin-1 : kv.off+dmax+2]
+	o := 1 - dmin
 	fmid, bmid := off1-off2, lim1-lim2
 	odd := (fmid-bmid)&1 != 0
 	fmin, fmax := fmid, fmid
 	bmin, bmax := bmid, bmid
-	*kf(fmid) = off1
-	*kb(bmid) = lim1
-	for {
+	kf[o+fmid] = off1
+	kb[o+bmid] = lim1
+	for ec := 1; ; ec++ {
+		gotSnake := false
 		if fmin > dmin {
 			fmin--
-			*kf(fmin - 1) = -1
+			kf[o+fmin-1] = -1
 		} else {
 			fmin++
 		}
 		if fmax < dmax {
 			fmax++
-			*kf(fmax + 1) = -1
+			kf[o+fmax+1] = -1
 		} else {
 			fmax--
 		}
 		for d := fmax; d >= fmin; d -= 2 {
 			var i1 int
-			if *kf(d - 1) >= *kf(d + 1) {
-				i1 = *kf(d - 1) + 1
+			if kf[o+d-1] >= kf[o+d+1] {
+				i1 = kf[o+d-1] + 1
 			} else {
-				i1 = *kf(d + 1)
+				i1 = kf[o+d+1]
 			}
+			prev1 := i1
 			i2 := i1 - d
 			for i1 < lim1 && i2 < lim2 && ha1[i1] == ha2[i2] {
 				i1++
 				i2++
 			}
-			*kf(d) = i1
-			if odd && bmin <= d && d <= bmax && *kb(d) <= i1 {
-				return i1, i2
+			if i1-prev1 > snakeCnt {
+				gotSnake = true
+			}
+			kf[o+d] = i1
+			if odd && bmin <= d && d <= bmax && kb[o+d] <= i1 {
+				return splitPoint{i1, i2, true, true}
 			}
 		}
 		if bmin > dmin {
 			bmin--
-			*kb(bmin - 1) = math.MaxInt
+			kb[o+bmin-1] = math.MaxInt
 		} else {
 			bmin++
 		}
 		if bmax < dmax {
 			bmax++
-			*kb(bmax + 1) = math.MaxInt
+			kb[o+bmax+1] = math.MaxInt
 		} else {
 			bmax--
 		}
 		for d := bmax; d >= bmin; d -= 2 {
 			var i1 int
-			if *kb(d - 1) < *kb(d + 1) {
-				i1 = *kb(d - 1)
+			if kb[o+d-1] < kb[o+d+1] {
+				i1 = kb[o+d-1]
 			} else {
-				i1 = *kb(d + 1) - 1
+				i1 = kb[o+d+1] - 1
 			}
+			prev1 := i1
 			i2 := i1 - d
 			for i1 > off1 && i2 > off2 && ha1[i1-1] == ha2[i2-1] {
 				i1--
 				i2--
 			}
-			*kb(d) = i1
-			if !odd && fmin <= d && d <= fmax && i1 <= *kf(d) {
-				return i1, i2
+			if prev1-i1 > snakeCnt {
+				gotSnake = true
+			}
+			kb[o+d] = i1
+			if !odd && fmin <= d && d <= fmax && i1 <= kf[o+d] {
+				return splitPoint{i1, i2, true, true}
 			}
 		}
+		if needMin {
+			continue
+		}
+
+		// A diagonal is interesting when it got far from the corner
+		// (i1+i2) without straying far from the middle diagonal, and
+		// ends in a snake of at least snakeCnt equal records.
+		if gotSnake && ec > heurMinCost {
+			best, sp := 0, splitPoint{}
+			for d := fmax; d >= fmin; d -= 2 {
+				dd := abs(d - fmid)
+				i1 := kf[o+d]
+				i2 := i1 - d
+				v := (i1 - off1) + (i2 - off2) - dd
+				if v > kHeur*ec && v > best &&
+					off1+snakeCnt <= i1 && i1 < lim1 && off2+snakeCnt <= i2 && i2 < lim2 {
+					for k := 1; ha1[i1-k] == ha2[i2-k]; k++ {
+						if k == snakeCnt {
+							best, sp = v, splitPoint{i1, i2, true, false}
+							break
+						}
+					}
+				}
+			}
+			if best > 0 {
+				return sp
+			}
+			for d := bmax; d >= bmin; d -= 2 {
+				dd := abs(d - bmid)
+				i1 := kb[o+d]
+				i2 := i1 - d
+				v := (lim1 - i1) + (lim2 - i2) - dd
+				if v > kHeur*ec && v > best &&
+					off1 < i1 && i1 <= lim1-snakeCnt && off2 < i2 && i2 <= lim2-snakeCnt {
+					for k := 0; ha1[i1+k] == ha2[i2+k]; k++ {
+						if k == snakeCnt-1 {
+							best, sp = v, splitPoint{i1, i2, false, true}
+							break
+						}
+					}
+				}
+			}
+			if best > 0 {
+				return sp
+			}
+		}
+
+		// Enough is enough: take the furthest-reaching path by i1+i2.
+		if ec >= kv.mxcost {
+			fbest, fbest1 := -1, -1
+			for d := fmax; d >= fmin; d -= 2 {
+				i1 := min(kf[o+d], lim1)
+				i2 := i1 - d
+				if lim2 < i2 {
+					i1, i2 = lim2+d, lim2
+				}
+				if fbest < i1+i2 {
+					fbest, fbest1 = i1+i2, i1
+				}
+			}
+			bbest, bbest1 := math.MaxInt, math.MaxInt
+			for d := bmax; d >= bmin; d -= 2 {
+				i1 := max(off1, kb[o+d])
+				i2 := i1 - d
+				if i2 < off2 {
+					i1, i2 = off2+d, off2
+				}
+				if i1+i2 < bbest {
+					bbest, bbest1 = i1+i2, i1
+				}
+			}
+			if (lim1+lim2)-bbest < fbest-(off1+off2) {
+				return splitPoint{fbest1, fbest - fbest1, true, false}
+			}
+			return splitPoint{bbest1, bbest - bbest1, false, true}
+		}
 	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // group is a run of changed records [start, end) (xdlgroup).

@@ -60,3 +60,17 @@ label="git echoes status"; best "$ge" --workspace "$repo" status
 label="git echoes check --staged"; best "$ge" --workspace "$repo" check --staged
 label="git echoes check --rev HEAD"; best "$ge" --workspace "$repo" check --rev HEAD
 label="git echoes check (work tree)"; best "$ge" --workspace "$repo" check
+
+# The merge driver on three versions of large, repetitive Markdown (issue 11
+# item 12), next to `git merge-file` on the same bytes. Both write into a
+# fresh copy of ours each run, as a merge does; the copy is part of both.
+for n in 20000 60000; do
+  m="$work/merge$n"
+  if [ ! -f "$m/base.md" ]; then
+    mkdir -p "$m"
+    "$work/bin/vaultgen" -dir "$m" -merge-lines "$n"
+  fi
+  echo "== merging three versions of $n lines of repetitive Markdown (both conflict)"
+  label="git merge-file (baseline)"; best sh -c "cp '$m/ours.md' '$m/a.md' && git merge-file '$m/a.md' '$m/base.md' '$m/theirs.md'"
+  label="git echoes merge-driver"; best sh -c "cp '$m/ours.md' '$m/a.md' && '$ge' merge-driver '$m/base.md' '$m/a.md' '$m/theirs.md' page.md"
+done
