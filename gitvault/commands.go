@@ -54,6 +54,11 @@ func (e *Engine) preparePage(item *pyjson.Obj) (*preparedPage, error) {
 	if err := portablePageName(name); err != nil {
 		return nil, err
 	}
+	// After the Windows refusal, which names the reason Windows gives for the
+	// control characters they share (issue 8).
+	if err := refuseUnsafePageName(name); err != nil {
+		return nil, err
+	}
 	path, err := e.WS.pageTarget(name)
 	if err != nil {
 		return nil, err
