@@ -38,7 +38,7 @@ type Health struct {
 	IndexTopics                                 int
 	Initialized, LegacyVaultDetected            bool
 
-	// The 14 problem lists, in key order.
+	// The 14 problem lists of echoes-conformance §18.1, in key order (UnsafePageNames below is ours).
 	MissingStructure, InvalidFrontmatter, DuplicateIndexEntries, EmptyDescriptions []string
 	OrphanPages, MissingPages, ConflictMarkers, IndexBuildErrors, IndexOutOfDate   []string
 	SymbolicLinks, UnreadableFiles, AdapterConfiguration, GitReadinessIssues       []string
