@@ -52,6 +52,10 @@ const (
 	// (internal/winname): git checkout fails there for every Windows clone,
 	// so CI on any OS must catch it before it lands (issue 8).
 	ruleWindowsName = "windows-name"
+	// ruleUnsafeName reports a page whose name holds a control, line-separator or
+	// bidi-control character, which the index and the start context copy verbatim
+	// (issue 11 item 6; unsafenames.go).
+	ruleUnsafeName = "unsafe-name"
 )
 
 // CheckOptions configure Check.
@@ -205,6 +209,7 @@ func (s *vaultSnapshot) validate(src CheckSource) []Finding {
 	}
 	out = append(out, s.markerFindings(src)...)
 	out = append(out, s.windowsNameFindings()...)
+	out = append(out, s.unsafeNameFindings()...)
 	out = append(out, s.collisionFindings()...)
 	out = append(out, s.contentFindings()...)
 	return out
@@ -264,6 +269,20 @@ func (s *vaultSnapshot) windowsNameFindings() []Finding {
 	}
 	for _, p := range s.unmerged {
 		report(p)
+	}
+	return out
+}
+
+// unsafeNameFindings reports every page whose name the writers would refuse
+// (refuseUnsafePageName): one another engine created, or a file added by hand.
+func (s *vaultSnapshot) unsafeNameFindings() []Finding {
+	var out []Finding
+	for _, n := range s.pages {
+		if d := unsafeNameDetail(n); d != "" {
+			out = append(out, Finding{Path: vaultPrefix + "pages/" + n, Rule: ruleUnsafeName,
+				Message: "page name " + pyjson.ReprString(n) + " holds " + d +
+					"; index.md and the session context copy it verbatim, so rename the page"})
+		}
 	}
 	return out
 }

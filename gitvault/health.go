@@ -38,11 +38,16 @@ type Health struct {
 	IndexTopics                                 int
 	Initialized, LegacyVaultDetected            bool
 
-	// The 14 problem lists, in key order.
+	// The 14 problem lists of echoes-conformance §18.1, in key order (UnsafePageNames below is ours).
 	MissingStructure, InvalidFrontmatter, DuplicateIndexEntries, EmptyDescriptions []string
 	OrphanPages, MissingPages, ConflictMarkers, IndexBuildErrors, IndexOutOfDate   []string
 	SymbolicLinks, UnreadableFiles, AdapterConfiguration, GitReadinessIssues       []string
 	OutdatedRuntime                                                                []string
+	// UnsafePageNames lists pages whose names hold control, line-separator or
+	// bidi-control characters (unsafenames.go). Not a reference list: the
+	// health key is only emitted when it is non-empty, so the reference's bytes
+	// (echoes-conformance §18.1) are unchanged for every other vault.
+	UnsafePageNames []string
 
 	TodayEntries int
 	ScaleAlert   bool
@@ -92,6 +97,7 @@ func (h *Health) problems() []problem {
 		{"adapter conflicts", h.AdapterConfiguration},
 		{"Git readiness issues", h.GitReadinessIssues},
 		{"outdated project runtime", h.OutdatedRuntime},
+		{"unsafe page names", h.UnsafePageNames},
 	}
 }
 
@@ -128,6 +134,7 @@ func (e *Engine) Inspect() *Inspection {
 	}
 	h.DeprecatedSlugs, h.InvalidFrontmatter = pageChecks(names, loaded)
 	h.DeprecatedPages = len(h.DeprecatedSlugs)
+	h.UnsafePageNames = unsafePageNames(names)
 	h.TotalDailyLogs = ws.countDailyLogs()
 	h.indexEntries(names, currentIndex)
 
@@ -165,6 +172,18 @@ func (e *Engine) Inspect() *Inspection {
 	st := ws.ReadState()
 	st.Stats = Stats{TotalPages: h.TotalPages, TotalDailyLogs: h.TotalDailyLogs, DeprecatedPages: h.DeprecatedPages}
 	return &Inspection{Workspace: ws.Root, Vault: ws.Vault, State: st, Refresh: check, Health: h}
+}
+
+// unsafePageNames returns the listed page file names (in listing order) that
+// the writers would refuse (refuseUnsafePageName).
+func unsafePageNames(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if unsafeNameDetail(n) != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // pageChecks returns the sorted raw stems of deprecated pages and of pages
@@ -585,8 +604,11 @@ func (h *Health) JSON() pyjson.Value {
 	keys := []string{"missingStructure", "invalidFrontmatter", "duplicateIndexEntries", "emptyDescriptions",
 		"orphanPages", "missingPages", "conflictMarkers", "indexBuildErrors", "indexOutOfDate", "symbolicLinks",
 		"unreadableFiles", "adapterConfiguration", "gitReadiness", "outdatedRuntime"}
-	for i, p := range h.problems() {
+	for i, p := range h.problems()[:len(keys)] {
 		o.Set(keys[i], pyjson.Strs(p.items))
+	}
+	if len(h.UnsafePageNames) > 0 {
+		o.Set("unsafePageNames", pyjson.Strs(h.UnsafePageNames))
 	}
 	o.Set("todayEntries", pyjson.Int(int64(h.TodayEntries))).
 		Set("scaleAlert", pyjson.Boolean(h.ScaleAlert)).

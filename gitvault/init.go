@@ -10,15 +10,17 @@ import (
 // the legacy summary migration is validated before the first write, so a
 // vault that cannot migrate is left exactly as it was.
 func (e *Engine) Install(operation string) (pyjson.Value, error) {
+	// --agent needs no vault: refuse it before the lock is taken, so not even
+	// the lock's directory is created (issue 11 item 8).
+	agent, err := e.flagAgent()
+	if err != nil {
+		return pyjson.Value{}, err
+	}
 	w, err := e.WS.acquire()
 	if err != nil {
 		return pyjson.Value{}, err
 	}
 	defer w.release()
-	agent, err := e.flagAgent()
-	if err != nil {
-		return pyjson.Value{}, err
-	}
 	m := e.WS.ReadMarker()
 	existed := m.Valid()
 	if err := m.writable(); err != nil {

@@ -73,6 +73,10 @@ func (m MarkerRead) check() (gate, health string) {
 	pv := m.field("protocolVersion")
 	if !pyjson.Equal(pv, pyjson.Str(ProtocolVersion)) {
 		r := pyjson.Repr(pv)
+		// The same words for the read-only commands (search, hash) as for the
+		// writers (issue 11 item 9 asked): echoes-conformance §7.3 quotes this one message for
+		// every gated command, and expected errors are the messages quoted there
+		// (echoes-conformance §4.4), which adapters may match. Kept byte for byte.
 		return "Unsupported EchoesVault protocol " + r + "; this runtime supports 1.0.0. Upgrade the agent adapter before writing.",
 			"unsupported marker protocol: " + r
 	}

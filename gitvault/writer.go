@@ -17,23 +17,46 @@ const lockBusyMessage = "Another EchoesVault operation is still running. Retry a
 type writer struct {
 	ws   *Workspace
 	lock *fsx.Lock
+	// lockDir is the lock's directory (.echoes-vault/) when acquiring the
+	// lock created it, else "".
+	lockDir string
 }
 
 // lockOptions is variable so tests can shorten the wait.
 var lockOptions = fsx.DefaultLockOptions()
 
 func (ws *Workspace) acquire() (*writer, error) {
+	dir := filepath.Dir(ws.Lock)
+	_, statErr := os.Lstat(dir)
+	created := errors.Is(statErr, os.ErrNotExist)
 	lock, err := fsx.AcquireLock(ws.Lock, lockOptions)
 	if err != nil {
+		if created {
+			_ = os.Remove(dir) // only if still empty
+		}
 		if errors.Is(err, fsx.ErrLockBusy) {
 			return nil, wrapf(err, lockBusyMessage)
 		}
 		return nil, wrapf(err, "Cannot acquire EchoesVault lock %s: %s", ws.Lock, osDetail(err))
 	}
-	return &writer{ws: ws, lock: lock}, nil
+	w := &writer{ws: ws, lock: lock}
+	if created {
+		w.lockDir = dir
+	}
+	return w, nil
 }
 
-func (w *writer) release() { _ = w.lock.Release() }
+// release gives the lock up. A command that fails leaves nothing behind
+// (issue 11 item 8): when taking the lock created .echoes-vault/ and the
+// command wrote nothing there (every successful command writes state.json
+// into it, echoes-conformance §14.3), the directory goes too. os.Remove removes only an
+// empty directory, so another writer's lock or file in it is never touched.
+func (w *writer) release() {
+	_ = w.lock.Release()
+	if w.lockDir != "" {
+		_ = os.Remove(w.lockDir)
+	}
+}
 
 // write atomically replaces path, refusing symlinked targets.
 func (w *writer) write(path string, data []byte) error {

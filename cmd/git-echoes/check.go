@@ -21,7 +21,9 @@ summary), page-name collisions, Git conflict markers in EchoesVault/**/*.md,
 unmerged vault paths, the protocol marker, vault paths that cannot exist on
 Windows (reserved names such as CON or aux.png, the characters <>:"|?*,
 control characters, a trailing '.' or space; rule windows-name, reported on
-every OS), and local-only files (EchoesVault/index.md,
+every OS), page names holding a control, line-separator or bidi-control
+character (rule unsafe-name: the index and the session context copy them
+verbatim), and local-only files (EchoesVault/index.md,
 .echoes-vault/state.json, .echoes-vault/lock, legacy state files) that are
 tracked or committed. A repository without a vault passes, so the gate can
 run everywhere.
