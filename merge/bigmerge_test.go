@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"testing"
 
+	"github.com/git-echoes/git-echoes/internal/testenv"
 	"github.com/git-echoes/git-echoes/internal/vaultgen"
 )
 
@@ -35,7 +36,7 @@ func TestDifferentialBigMarkdown(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	dir := t.TempDir()
+	dir, env := t.TempDir(), testenv.TempGit(t).Inherit()
 	sizes := []int{1500, 3000, 6000, 20000}
 	if testing.Short() {
 		sizes = sizes[:2]
@@ -44,7 +45,7 @@ func TestDifferentialBigMarkdown(t *testing.T) {
 		for seed := uint64(1); seed <= 3; seed++ {
 			base, ours, theirs := vaultgen.MergeVersions(seed, n)
 			for _, diff3 := range []bool{false, true} {
-				want, gitClean := gitMergeFile(t, dir, string(base), string(ours), string(theirs), diff3)
+				want, gitClean := gitMergeFile(t, dir, env, string(base), string(ours), string(theirs), diff3)
 				got, clean, err := MergePage(base, ours, theirs,
 					Labels{Ours: "ours", Base: "base", Theirs: "theirs", Diff3: diff3})
 				if err != nil {
@@ -75,13 +76,13 @@ func TestDiffLinesBigMatchesGitMyers(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	dir := t.TempDir()
+	dir, env := t.TempDir(), testenv.TempGit(t).Inherit()
 	for _, n := range []int{3000, 20000} {
 		for seed := uint64(1); seed <= 2; seed++ {
 			base, ours, theirs := vaultgen.MergeVersions(seed, n)
 			for _, pair := range [][2][]byte{{base, ours}, {base, theirs}, {ours, theirs}} {
 				a, b := string(pair[0]), string(pair[1])
-				want := gitDiffScript(t, dir, a, b)
+				want := gitDiffScript(t, dir, env, a, b)
 				got := diffLines(splitLines(a), splitLines(b))
 				if fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Errorf("lines=%d seed=%d: edit scripts differ (%d hunks, git %d)", n, seed, len(got), len(want))
