@@ -12,6 +12,7 @@
 package jstext
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -128,9 +129,9 @@ func ReplaceSurrogates(s string) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-// lowerCaser maps without x/text's final-sigma handling: ToLower decides
-// each capital sigma itself (see finalSigma), because x/text's rule differs
-// from ICU's (ecc-conformance §2.3).
+// lowerCaser maps without x/text's final-sigma handling (every Σ becomes
+// σ): ToLower decides each capital sigma itself (see finalSigma), because
+// x/text's rule differs from ICU's (ecc-conformance §2.3).
 var lowerCaser = sync.Pool{New: func() any {
 	c := cases.Lower(language.Und, cases.HandleFinalSigma(false))
 	return &c
@@ -141,9 +142,11 @@ var lowerCaser = sync.Pool{New: func() any {
 //
 // In the root locale every lowercase mapping is context-free except
 // U+03A3 Σ, whose Final_Sigma condition (SpecialCasing.txt) picks ς or σ.
-// So the text between capital sigmas is mapped on its own and each Σ is
-// decided from its neighbours in the original string, as ICU's
-// u_strToLower (which V8 uses) does.
+// So the string is mapped with every Σ as σ, and each Σ is then decided
+// from its neighbours in the original string, as ICU's u_strToLower (which
+// V8 uses) does. Only Σ and σ lower to σ, and mappings keep their order,
+// so the n-th σ of the result comes from the n-th Σ or σ of s; ς has the
+// same UTF-8 length as σ, so the fix is done in place.
 func ToLower(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
@@ -156,31 +159,38 @@ func ToLower(s string) string {
 		return strings.ToLower(s)
 	}
 	c := lowerCaser.Get().(*cases.Caser)
-	defer lowerCaser.Put(c)
-	i := strings.Index(s, capitalSigma)
-	if i < 0 {
-		return c.String(s)
+	lower := c.String(s)
+	lowerCaser.Put(c)
+	if !strings.Contains(s, capitalSigma) {
+		return lower
 	}
-	var b strings.Builder
-	b.Grow(len(s) + len(s)/8)
-	last := 0
-	for i >= 0 {
-		b.WriteString(c.String(s[last:i]))
-		if finalSigma(s, i) {
-			b.WriteString("ς")
-		} else {
-			b.WriteString("σ")
+	b := []byte(lower)
+	o := 0 // where to look for the next σ in b
+	for i := 0; i < len(s); {
+		if s[i] != 0xCE && s[i] != 0xCF || i+1 >= len(s) {
+			i++
+			continue
 		}
-		last = i + len(capitalSigma)
-		if j := strings.Index(s[last:], capitalSigma); j >= 0 {
-			i = last + j
-		} else {
-			i = -1
+		capital := s[i] == 0xCE && s[i+1] == 0xA3
+		if !capital && (s[i] != 0xCF || s[i+1] != 0x83) {
+			i++
+			continue
 		}
+		k := bytes.Index(b[o:], smallSigma)
+		if k < 0 {
+			break // cannot happen: see above, and TestOnlySigmasLowerToSigma
+		}
+		j := o + k
+		o = j + len(smallSigma)
+		if capital && finalSigma(s, i) {
+			b[j+1] = 0x82 // σ (CF 83) -> ς (CF 82)
+		}
+		i += 2
 	}
-	b.WriteString(c.String(s[last:]))
-	return b.String()
+	return string(b)
 }
+
+var smallSigma = []byte("σ")
 
 const capitalSigma = "Σ"
 
@@ -232,8 +242,17 @@ func IsCased(r rune) bool {
 	if r < 0x80 {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
 	}
+	if greekLetter(r) {
+		return true
+	}
 	return unicode.In(r, unicode.Lu, unicode.Ll, unicode.Lt, unicode.Other_Lowercase, unicode.Other_Uppercase)
 }
+
+// greekLetter is a fast path for the neighbours of a Σ: U+0391–U+03CE
+// (less the unassigned U+03A2) are the Greek capital and small letters,
+// Lu or Ll, so cased and not case-ignorable; the tables are binary
+// searches.
+func greekLetter(r rune) bool { return 0x0391 <= r && r <= 0x03CE && r != 0x03A2 }
 
 // IsCaseIgnorable is the Unicode Case_Ignorable property
 // (DerivedCoreProperties.txt): general category Mn, Me, Cf, Lm or Sk, or
@@ -250,6 +269,9 @@ func IsCaseIgnorable(r rune) bool {
 	}
 	if r < 0x80 {
 		return r == '^' || r == '`' // Sk; ASCII has no Mn, Me, Cf or Lm
+	}
+	if greekLetter(r) {
+		return false
 	}
 	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
 }

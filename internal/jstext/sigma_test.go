@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"golang.org/x/text/cases"
 )
 
 // TestToLowerFinalSigma pins the Final_Sigma rule (ecc-conformance §2.3) to
@@ -179,5 +181,22 @@ func TestToLowerAgainstNode(t *testing.T) {
 	}
 	if bad > 20 {
 		t.Errorf("... %d of %d strings differ", bad, len(in))
+	}
+}
+
+// TestOnlySigmasLowerToSigma checks the premise of ToLower's in-place fix:
+// of all code points only Σ and σ have a lowercase mapping (with final
+// sigma off, as lowerCaser maps) containing σ.
+func TestOnlySigmasLowerToSigma(t *testing.T) {
+	c := lowerCaser.Get().(*cases.Caser)
+	defer lowerCaser.Put(c)
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		l := c.String(string(r))
+		if strings.ContainsRune(l, 'σ') != (r == 'Σ' || r == 'σ') {
+			t.Errorf("U+%04X lowers to %+q", r, l)
+		}
 	}
 }
