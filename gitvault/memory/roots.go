@@ -1,11 +1,13 @@
 package memory
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/jstext"
@@ -158,9 +160,12 @@ func (r *Roots) Boundary(scope string) string {
 }
 
 // realpathNearest is the realpath of p's nearest existing ancestor with the
-// missing tail appended lexically. Existence follows symlinks, as Node's
-// existsSync does: a dangling symlink counts as missing, so a create-only
-// publication onto it reaches link(2) and fails with EEXIST there.
+// missing tail appended lexically (ecc-conformance §3.1). An entry exists
+// when lstat finds it, as in the reference's path-safety module: a
+// dangling symlink (or a symlink loop) exists, its realpath fails, and so
+// containment fails and the caller gives the reference's refusal ("...
+// outside the install root"), not a raw ELOOP (issue 11). ENOENT and
+// ENOTDIR mean missing; any other lstat error is an error.
 func realpathNearest(p string) (string, error) { return (*resolver)(nil).realpathNearest(p) }
 
 // resolver memoizes directory realpaths for the duration of one scan, so
@@ -198,7 +203,8 @@ func (rs *resolver) realpathNearest(p string) (string, error) {
 	var tail []string
 	cur := p
 	for {
-		if fi, err := os.Stat(cur); err == nil {
+		fi, err := os.Lstat(cur)
+		if err == nil {
 			real, err := rs.realpath(cur, fi.IsDir())
 			if err != nil {
 				return "", err
@@ -207,6 +213,9 @@ func (rs *resolver) realpathNearest(p string) (string, error) {
 				real = filepath.Join(real, tail[i])
 			}
 			return real, nil
+		}
+		if !missing(err) {
+			return "", err
 		}
 		parent := filepath.Dir(cur)
 		if parent == cur {
@@ -246,6 +255,16 @@ func (rs *resolver) realpath(p string, isDir bool) (string, error) {
 		return "", err
 	}
 	return filepath.Join(dir, filepath.Base(p)), nil
+}
+
+// missing reports an lstat error that means "no such entry": ENOENT, or
+// ENOTDIR for a path below a file (fsx.Errno translates Windows codes).
+func missing(err error) bool {
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	errno, ok := fsx.Errno(err)
+	return ok && errno == syscall.ENOTDIR
 }
 
 func realpathNearestOr(p string) string {

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -146,5 +147,45 @@ func TestMemoryExcerpt(t *testing.T) {
 	split := excerpt("a"+emoji, nil)
 	if !strings.Contains(jsjson.MarshalCompact(split), `\ud83d…"`) {
 		t.Errorf("surrogate split not kept: %s", jsjson.MarshalCompact(split)[len(jsjson.MarshalCompact(split))-20:])
+	}
+}
+
+// TestMemorySearchFinalSigma checks that search lowercases the query and
+// the documents with JavaScript's final-sigma rule (ecc-conformance §2.3;
+// scores as in ecc-conformance §12.3). Expected scores follow the rule: a Σ that ends a word lowers to
+// ς, one followed (past case-ignorable characters of any number) by a
+// cased letter to σ.
+func TestMemorySearchFinalSigma(t *testing.T) {
+	r := testRoots(t)
+	marks := strings.Repeat("\u0301", 40)
+	writeMemory(t, r, mem("mem_sigma_final", func(m *Memory) { m.Title = "ΌΣΟΣ"; m.Body = "Ο ΌΣΟΣ ΧΡΟΝΟΣ." }))
+	writeMemory(t, r, mem("mem_sigma_marks", func(m *Memory) { m.Title = "Marks"; m.Body = "ΑΣ" + marks + "Β" }))
+	scores := func(q string) string {
+		res, err := Search(r, SearchOptions{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, x := range res.Results {
+			out = append(out, x.Memory.ID+"="+strconv.Itoa(x.Score))
+		}
+		return strings.Join(out, ",")
+	}
+	// "όσος": the title lowers to "όσος" (+20 whole query, +8 token in the
+	// title), the body to "ο όσος χρονος." (1 occurrence): 29. The
+	// uppercase query lowers the same way.
+	for _, q := range []string{"όσος", "ΌΣΟΣ"} {
+		if got := scores(q); got != "mem_sigma_final=29" {
+			t.Errorf("query %q: %s, want mem_sigma_final=29", q, got)
+		}
+	}
+	// With σ at the end nothing matches: every word-final Σ became ς.
+	if got := scores("όσοσ"); got != "" {
+		t.Errorf("query όσοσ: %s, want no result", got)
+	}
+	// Forty combining marks between Σ and Β are all case-ignorable, so
+	// Β still follows: the body holds "ασ" (+5 whole query, +1 token).
+	if got := scores("ασ"); got != "mem_sigma_marks=6" {
+		t.Errorf("query ασ: %s, want mem_sigma_marks=6", got)
 	}
 }

@@ -143,8 +143,11 @@ const GitignoreContent = gitignoreContents
 
 // ensureGitignore publishes the project .gitignore create-only, or checks
 // an existing one byte for byte (ecc-conformance §4.2). Git ignores a symlinked
-// .gitignore, so a symlink always fails (outside: containment; inside:
-// the no-follow open).
+// .gitignore, so a symlink always fails: one pointing outside the root or
+// nowhere (dangling) fails containment, one pointing inside fails the
+// no-follow open. The guarded reader's label is the reference's, in lower
+// case ("project memory .gitignore must contain valid UTF-8 text."); only
+// the rules message starts with a capital.
 func ensureGitignore(root string) error {
 	path := filepath.Join(root, ".gitignore")
 	err := publishCreateOnly(root, path, []byte(gitignoreContents))
@@ -154,7 +157,7 @@ func ensureGitignore(root string) error {
 	if !errors.Is(err, errDestinationExists) {
 		return err
 	}
-	text, err := readGuarded(path, "Project memory .gitignore", MaxDocumentBytes, root)
+	text, err := readGuarded(path, "project memory .gitignore", MaxDocumentBytes, root)
 	if err != nil {
 		return err
 	}

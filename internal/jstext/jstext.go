@@ -12,10 +12,12 @@
 package jstext
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -127,10 +129,24 @@ func ReplaceSurrogates(s string) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-var lowerCaser = sync.Pool{New: func() any { c := cases.Lower(language.Und); return &c }}
+// lowerCaser maps without x/text's final-sigma handling (every Σ becomes
+// σ): ToLower decides each capital sigma itself (see finalSigma), because
+// x/text's rule differs from ICU's (ecc-conformance §2.3).
+var lowerCaser = sync.Pool{New: func() any {
+	c := cases.Lower(language.Und, cases.HandleFinalSigma(false))
+	return &c
+}}
 
 // ToLower is String.prototype.toLowerCase (full Unicode mappings,
-// including İ -> i̇ and final sigma).
+// including İ -> i̇ and final sigma), ecc-conformance §2.3.
+//
+// In the root locale every lowercase mapping is context-free except
+// U+03A3 Σ, whose Final_Sigma condition (SpecialCasing.txt) picks ς or σ.
+// So the string is mapped with every Σ as σ, and each Σ is then decided
+// from its neighbours in the original string, as ICU's u_strToLower (which
+// V8 uses) does. Only Σ and σ lower to σ, and mappings keep their order,
+// so the n-th σ of the result comes from the n-th Σ or σ of s; ς has the
+// same UTF-8 length as σ, so the fix is done in place.
 func ToLower(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
@@ -143,8 +159,121 @@ func ToLower(s string) string {
 		return strings.ToLower(s)
 	}
 	c := lowerCaser.Get().(*cases.Caser)
-	defer lowerCaser.Put(c)
-	return c.String(s)
+	lower := c.String(s)
+	lowerCaser.Put(c)
+	if !strings.Contains(s, capitalSigma) {
+		return lower
+	}
+	b := []byte(lower)
+	o := 0 // where to look for the next σ in b
+	for i := 0; i < len(s); {
+		if s[i] != 0xCE && s[i] != 0xCF || i+1 >= len(s) {
+			i++
+			continue
+		}
+		capital := s[i] == 0xCE && s[i+1] == 0xA3
+		if !capital && (s[i] != 0xCF || s[i+1] != 0x83) {
+			i++
+			continue
+		}
+		k := bytes.Index(b[o:], smallSigma)
+		if k < 0 {
+			break // cannot happen: see above, and TestOnlySigmasLowerToSigma
+		}
+		j := o + k
+		o = j + len(smallSigma)
+		if capital && finalSigma(s, i) {
+			b[j+1] = 0x82 // σ (CF 83) -> ς (CF 82)
+		}
+		i += 2
+	}
+	return string(b)
+}
+
+var smallSigma = []byte("σ")
+
+const capitalSigma = "Σ"
+
+// finalSigma reports the Final_Sigma condition for the Σ at s[i:] the way
+// ICU evaluates it (ucase.cpp, isPrecededByCasedLetter and
+// isFollowedByCasedLetter): walking away from Σ, case-ignorable characters
+// are skipped and the first other character decides, so Σ is final when
+// that character before it is cased and the one after it is not (or the
+// string ends). ICU tests Case_Ignorable before Cased, so a character that
+// is both (U+02B0 ʰ, U+0345, U+1D2C ᴬ) is skipped: "ʰΣ" lowers to "ʰσ",
+// where a literal reading of SpecialCasing.txt's regular expression would
+// give ς. Lone surrogates (WTF-8) and invalid bytes are neither cased nor
+// ignorable. Each walk stops at the nearest other Σ at the latest, so a
+// string costs linear time whatever its sigmas.
+func finalSigma(s string, i int) bool {
+	before := false
+	for j := i; j > 0; {
+		r, n := utf8.DecodeLastRuneInString(s[:j])
+		j -= n
+		if n == 1 && r == utf8.RuneError {
+			break
+		}
+		if IsCaseIgnorable(r) {
+			continue
+		}
+		before = IsCased(r)
+		break
+	}
+	if !before {
+		return false
+	}
+	for j := i + len(capitalSigma); j < len(s); {
+		r, n := utf8.DecodeRuneInString(s[j:])
+		j += n
+		if n == 1 && r == utf8.RuneError {
+			return true
+		}
+		if IsCaseIgnorable(r) {
+			continue
+		}
+		return !IsCased(r)
+	}
+	return true
+}
+
+// IsCased is the Unicode Cased property (DerivedCoreProperties.txt):
+// Lowercase (Ll + Other_Lowercase), Uppercase (Lu + Other_Uppercase) or Lt.
+func IsCased(r rune) bool {
+	if r < 0x80 {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+	}
+	if greekLetter(r) {
+		return true
+	}
+	return unicode.In(r, unicode.Lu, unicode.Ll, unicode.Lt, unicode.Other_Lowercase, unicode.Other_Uppercase)
+}
+
+// greekLetter is a fast path for the neighbours of a Σ: U+0391–U+03CE
+// (less the unassigned U+03A2) are the Greek capital and small letters,
+// Lu or Ll, so cased and not case-ignorable; the tables are binary
+// searches.
+func greekLetter(r rune) bool { return 0x0391 <= r && r <= 0x03CE && r != 0x03A2 }
+
+// IsCaseIgnorable is the Unicode Case_Ignorable property
+// (DerivedCoreProperties.txt): general category Mn, Me, Cf, Lm or Sk, or
+// Word_Break MidLetter, MidNumLet or Single_Quote. Go's unicode package has
+// no Word_Break tables; those three values hold the few code points listed
+// here (WordBreakProperty.txt, unchanged since Unicode 11).
+func IsCaseIgnorable(r rune) bool {
+	switch r {
+	// Single_Quote, MidNumLet, MidLetter.
+	case 0x0027,
+		0x002E, 0x2018, 0x2019, 0x2024, 0xFE52, 0xFF07, 0xFF0E,
+		0x003A, 0x00B7, 0x0387, 0x055F, 0x05F4, 0x2027, 0xFE13, 0xFE55, 0xFF1A:
+		return true
+	}
+	if r < 0x80 {
+		return r == '^' || r == '`' // Sk; ASCII has no Mn, Me, Cf or Lm
+	}
+	if greekLetter(r) {
+		return false
+	}
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
 }
 
 var (
