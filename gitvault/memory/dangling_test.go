@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"github.com/git-echoes/git-echoes/internal/testenv"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -42,10 +43,10 @@ func TestMemoryGitignoreLabel(t *testing.T) {
 		setup func(t *testing.T, path string) bool
 		want  string
 	}{
-		{"invalid UTF-8", func(t *testing.T, p string) bool { writeFile(t, p, "*\n!.gitignore\n\xff"); return true },
+		{"invalid UTF-8", func(t *testing.T, p string) bool { testenv.WriteFile(t, p, "*\n!.gitignore\n\xff"); return true },
 			"project memory .gitignore must contain valid UTF-8 text."},
 		{"too large", func(t *testing.T, p string) bool {
-			writeFile(t, p, strings.Repeat("#", MaxDocumentBytes+1))
+			testenv.WriteFile(t, p, strings.Repeat("#", MaxDocumentBytes+1))
 			return true
 		}, "project memory .gitignore is too large (" + strconv.Itoa(MaxDocumentBytes+1) + " bytes)."},
 		{"directory", func(t *testing.T, p string) bool {
@@ -56,7 +57,7 @@ func TestMemoryGitignoreLabel(t *testing.T) {
 		}, "project memory .gitignore must be a regular, non-symlink file."},
 		{"FIFO", func(t *testing.T, p string) bool { return mkfifo(t, p) },
 			"project memory .gitignore must be a regular, non-symlink file."},
-		{"wrong rules", func(t *testing.T, p string) bool { writeFile(t, p, "*\r\n!.gitignore\r\n"); return true },
+		{"wrong rules", func(t *testing.T, p string) bool { testenv.WriteFile(t, p, "*\r\n!.gitignore\r\n"); return true },
 			"Project memory .gitignore does not contain the required fail-closed rules."},
 	}
 	for _, c := range cases {
@@ -159,7 +160,7 @@ func TestMemoryDanglingSymlinks(t *testing.T) {
 		// symlink-directory refusal.
 		r := testRoots(t)
 		root := r.ScopeRoot("project")
-		writeFile(t, filepath.Join(root, "real"), GitignoreContent)
+		testenv.WriteFile(t, filepath.Join(root, "real"), GitignoreContent)
 		symlinkOrSkip(t, "real", filepath.Join(root, ".gitignore"))
 		err := saveNote(r)
 		if err == nil || !strings.HasPrefix(err.Error(), "ELOOP: too many symbolic links encountered, open '") {
