@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 )
@@ -30,7 +31,32 @@ func (ws *Workspace) acquire() (*writer, error) {
 		}
 		return nil, wrapf(err, "Cannot acquire EchoesVault lock %s: %s", ws.Lock, osDetail(err))
 	}
-	return &writer{ws: ws, lock: lock}, nil
+	w := &writer{ws: ws, lock: lock}
+	w.removeStaleTemps()
+	return w, nil
+}
+
+// removeStaleTemps deletes the temporary files that crashed or killed writes
+// left beside their targets (issue 11 item 1) in the directories the
+// engines write: EchoesVault/, pages/, daily/ and each daily/<date>/, and
+// .echoes-vault/. Only exact temporary names older than fsx.StaleTempAge
+// go, and only under the lock, so a live writer's file is never touched.
+// It is best effort: a failure here never fails the command.
+func (w *writer) removeStaleTemps() {
+	t := time.Now() // file ages are real time, whatever clock the tests fix for now
+	dirs := []string{w.ws.Vault, w.ws.Pages, w.ws.Daily, w.ws.RuntimeDir}
+	if fsx.IsDirNoFollow(w.ws.Daily) {
+		if entries, err := os.ReadDir(w.ws.Daily); err == nil {
+			for _, e := range entries {
+				if e.IsDir() {
+					dirs = append(dirs, filepath.Join(w.ws.Daily, e.Name()))
+				}
+			}
+		}
+	}
+	for _, d := range dirs {
+		_, _ = fsx.RemoveStaleTemps(d, fsx.StaleTempAge, t)
+	}
 }
 
 func (w *writer) release() { _ = w.lock.Release() }
