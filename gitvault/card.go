@@ -48,10 +48,16 @@ func (in *Inspection) Card() string {
 		if !h.StateFile.Valid {
 			details = append(details, "invalid runtime state")
 		}
+		if h.Lock != nil && h.Lock.Problem != "" {
+			details = append(details, "unusable lock")
+		}
 		lines = append(lines, cardProto, "", "Integrity: "+strings.Join(details, "; ")+".")
 	}
 	if h.ScaleAlert {
 		lines = append(lines, "", cardScaleAlert)
+	}
+	if h.Lock != nil {
+		lines = append(lines, "", h.Lock.cardLine()) // only with a lock present (issue 11 item 2)
 	}
 	lines = append(lines, "", cardActions)
 	return strings.Join(lines, "\n") + "\n"

@@ -53,6 +53,7 @@ type Health struct {
 	Runtime      RuntimeStatus
 	Git          GitReadiness
 	Storage      Storage
+	Lock         *LockStatus // health.lock, nil when no lock is present
 }
 
 // StateFileStatus is health.stateFile (echoes-conformance §18.4).
@@ -153,9 +154,14 @@ func (e *Engine) Inspect() *Inspection {
 	h.TodayEntries = ws.todayEntries(now())
 	h.ScaleAlert = h.TotalPages > scaleAlertPages
 	h.StateFile = ws.stateFileStatus()
+	h.Lock = ws.lockStatus(time.Now())
 
 	for _, p := range h.problems() {
 		h.IssueCount += len(p.items)
+	}
+	lockProblem := h.Lock != nil && h.Lock.Problem != ""
+	if lockProblem {
+		h.IssueCount++
 	}
 	h.Healthy = h.IssueCount == 0 && h.StateFile.Valid
 	if !h.StateFile.Valid {
@@ -597,6 +603,9 @@ func (h *Health) JSON() pyjson.Value {
 		Set("projectRuntime", h.Runtime.JSON()).
 		Set("git", h.Git.JSON()).
 		Set("storage", h.Storage.JSON())
+	if h.Lock != nil {
+		o.Set("lock", h.Lock.JSON()) // after the reference's keys (issue 11 item 2)
+	}
 	return pyjson.ObjectValue(o)
 }
 

@@ -26,10 +26,7 @@ var lockOptions = fsx.DefaultLockOptions()
 func (ws *Workspace) acquire() (*writer, error) {
 	lock, err := fsx.AcquireLock(ws.Lock, lockOptions)
 	if err != nil {
-		if errors.Is(err, fsx.ErrLockBusy) {
-			return nil, wrapf(err, lockBusyMessage)
-		}
-		return nil, wrapf(err, "Cannot acquire EchoesVault lock %s: %s", ws.Lock, osDetail(err))
+		return nil, lockError(ws, err)
 	}
 	w := &writer{ws: ws, lock: lock}
 	w.removeStaleTemps()
