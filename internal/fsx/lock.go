@@ -58,7 +58,7 @@ func DescribeType(m fs.FileMode) string {
 // checkLockType fails with *LockNotFileError when the existing entry at path
 // is, following symlinks as the reference's stat does (echoes-conformance §6), not a regular
 // file. A failed stat (vanished meanwhile, a dangling symlink) passes: the
-// §6 loop decides as before.
+// echoes-conformance §6 loop decides as before.
 func checkLockType(path string) error {
 	fi, err := os.Stat(path)
 	if err != nil || fi.Mode().IsRegular() {
