@@ -51,6 +51,9 @@ func (in *Inspection) Card() string {
 		if h.Lock != nil && h.Lock.Problem != "" {
 			details = append(details, "unusable lock")
 		}
+		if len(h.IrregularFiles) > 0 {
+			details = append(details, "files that are not regular files: "+strconv.Itoa(len(h.IrregularFiles)))
+		}
 		lines = append(lines, cardProto, "", "Integrity: "+strings.Join(details, "; ")+".")
 	}
 	if h.ScaleAlert {

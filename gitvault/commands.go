@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
@@ -194,7 +195,7 @@ func (e *Engine) Append(load Payload) (pyjson.Value, error) {
 // State is local and never authoritative; every other mutating command
 // recounts, and inspect always reports live counts.
 func (ws *Workspace) appendStats(st *State) Stats {
-	if data, err := os.ReadFile(ws.State); err == nil {
+	if data, err := fsx.ReadFile(ws.State); err == nil {
 		if text, err := pytext.DecodeText(data); err == nil {
 			if raw, err := pyjson.Decode(text); err == nil && stateFileValid(raw) == "" {
 				if stats, ok := rawStats(raw); ok {
@@ -409,7 +410,7 @@ func (e *Engine) Start(recent int) (string, error) {
 		lines := []string{"# EchoesVault session context", "", "## Index", "", pytext.RStrip(idx.Text), "",
 			"## Recent session entries (" + itoa(len(entries)) + ")"}
 		for _, rel := range entries {
-			data, err := os.ReadFile(filepath.Join(e.WS.Daily, filepath.FromSlash(rel)))
+			data, err := fsx.ReadFile(filepath.Join(e.WS.Daily, filepath.FromSlash(rel)))
 			if err != nil {
 				return pyjson.Value{}, wrapf(err, "Cannot read daily entry %s: %s", rel, osDetail(err))
 			}

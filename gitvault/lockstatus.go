@@ -3,7 +3,10 @@ package gitvault
 import (
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"time"
 
@@ -103,4 +106,33 @@ func lockError(ws *Workspace, err error) error {
 			ws.Lock, fsx.DescribeType(ne.Mode))
 	}
 	return wrapf(err, "Cannot acquire EchoesVault lock %s: %s", ws.Lock, osDetail(err))
+}
+
+// irregularFiles lists, as "<workspace-relative path>: <type>", the managed
+// files and pages that are FIFOs, sockets or devices (issue 11 item 4).
+// Every engine read refuses them without blocking; this is where health
+// says so (health.irregularFiles, present only when not empty). The lock
+// has health.lock of its own.
+func (ws *Workspace) irregularFiles() []string {
+	var out []string
+	check := func(p string) {
+		fi, err := os.Lstat(p)
+		if err == nil && fi.Mode()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice) != 0 {
+			out = append(out, filepath.ToSlash(ws.Rel(p))+": "+fsx.DescribeType(fi.Mode().Type()))
+		}
+	}
+	for _, p := range []string{ws.Marker, ws.Index, ws.Protocol, ws.VaultIgnore, ws.State, ws.Runtime, ws.RuntimeIgnore} {
+		check(p)
+	}
+	if fsx.IsDirNoFollow(ws.Pages) {
+		if entries, err := os.ReadDir(ws.Pages); err == nil {
+			for _, e := range entries {
+				if e.Type()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice) != 0 {
+					check(filepath.Join(ws.Pages, e.Name()))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -63,6 +63,9 @@ func (w *writer) write(path string, data []byte) error {
 	if err := w.lock.Verify(); err != nil {
 		return wrapf(err, lockBusyMessage)
 	}
+	if err := refuseIrregular(path); err != nil {
+		return err
+	}
 	if err := fsx.WriteFileAtomic(path, data); err != nil {
 		var se *fsx.SymlinkError
 		if errors.As(err, &se) {
@@ -105,7 +108,7 @@ func (d dirSource) PageNames() ([]string, error) {
 }
 
 func (d dirSource) ReadPage(name string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(d.dir, name))
+	return fsx.ReadFile(filepath.Join(d.dir, name))
 }
 
 // openDir returns a reader that resolves the pages directory once; the
