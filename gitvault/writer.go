@@ -60,32 +60,48 @@ func (w *writer) release() { _ = w.lock.Release() }
 
 // write atomically replaces path, refusing symlinked targets.
 func (w *writer) write(path string, data []byte) error {
-	if err := w.lock.Verify(); err != nil {
-		return wrapf(err, lockBusyMessage)
-	}
-	if err := refuseIrregular(path); err != nil {
-		return err
-	}
-	if err := fsx.WriteFileAtomic(path, data); err != nil {
-		var se *fsx.SymlinkError
-		if errors.As(err, &se) {
-			return wrapf(err, "Refusing to replace a symbolic link: %s", path)
+	return w.guarded(func() error {
+		if err := refuseIrregular(path); err != nil {
+			return err
 		}
-		return wrapf(err, "Cannot write %s: %s", path, osDetail(err))
-	}
-	return nil
+		if err := fsx.WriteFileAtomic(path, data); err != nil {
+			var se *fsx.SymlinkError
+			if errors.As(err, &se) {
+				return wrapf(err, "Refusing to replace a symbolic link: %s", path)
+			}
+			return wrapf(err, "Cannot write %s: %s", path, osDetail(err))
+		}
+		return nil
+	})
 }
 
 // create writes a new file that must not exist yet (daily entries).
 func (w *writer) create(path string, data []byte) error {
-	if err := w.lock.Verify(); err != nil {
-		return wrapf(err, lockBusyMessage)
-	}
-	if err := fsx.CreateFileExclusive(path, data); err != nil {
-		return wrapf(err, "Cannot write %s: %s", path, osDetail(err))
-	}
-	return nil
+	return w.guarded(func() error {
+		if err := fsx.CreateFileExclusive(path, data); err != nil {
+			return wrapf(err, "Cannot write %s: %s", path, osDetail(err))
+		}
+		return nil
+	})
 }
+
+// guarded runs one durable write under fsx.Lock.Guard: ownership is
+// re-checked first (echoes-conformance §6 Quirk), and a release by a signal
+// handler (ReleaseLocks) waits for it and stops the writes after it.
+func (w *writer) guarded(fn func() error) error {
+	err := w.lock.Guard(fn)
+	if _, ok := err.(*Error); err != nil && !ok {
+		return wrapf(err, lockBusyMessage) // only Verify's errors are not *Error
+	}
+	return err
+}
+
+// ReleaseLocks releases the shared lock of every command this process is
+// running, for a caller about to exit on SIGINT or SIGTERM (issue 11 item 2):
+// a write in progress completes, later writes fail with the lock error, and
+// only a lock file that still holds this process's token is removed
+// (echoes-conformance §6 Release). The engine itself never exits.
+func ReleaseLocks() error { return fsx.ReleaseHeld() }
 
 func (w *writer) mkdirs(dirs ...string) error {
 	for _, d := range dirs {

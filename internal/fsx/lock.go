@@ -104,6 +104,7 @@ type Lock struct {
 	token string
 
 	mu       sync.Mutex // serializes refreshes with Release
+	guard    sync.Mutex // held by Guard's durable writes; Release waits for it
 	released bool
 	stop     chan struct{}
 	done     chan struct{}
@@ -143,6 +144,7 @@ func AcquireLock(path string, opt LockOptions) (*Lock, error) {
 		if created {
 			l := &Lock{path: path, token: token}
 			l.startRefresher(opt.Refresh)
+			registerHeld(l)
 			return l, nil
 		}
 		if err := checkLockType(path); err != nil {
@@ -281,6 +283,59 @@ func (l *Lock) Verify() error {
 	return nil
 }
 
+// Guard runs fn, a durable write, after Verify and excluding Release: a
+// release from another goroutine (ReleaseHeld in a signal handler) waits
+// until fn returns, and once released, Guard fails without running fn.
+// A Verify failure matches ErrLockBusy; fn's error is returned as is.
+func (l *Lock) Guard(fn func() error) error {
+	l.guard.Lock()
+	defer l.guard.Unlock()
+	if err := l.Verify(); err != nil {
+		return err
+	}
+	return fn()
+}
+
+// held are the locks this process holds, for ReleaseHeld.
+var held = struct {
+	sync.Mutex
+	locks map[*Lock]struct{}
+}{locks: map[*Lock]struct{}{}}
+
+func registerHeld(l *Lock) {
+	held.Lock()
+	held.locks[l] = struct{}{}
+	held.Unlock()
+}
+
+func unregisterHeld(l *Lock) {
+	held.Lock()
+	delete(held.locks, l)
+	held.Unlock()
+}
+
+// ReleaseHeld releases every lock this process still holds (Release: only
+// a lock file that still holds our token is removed) and returns the first
+// error. It is for a process about to exit on SIGINT or SIGTERM (issue 11
+// item 2), so that a killed writer does not block every other writer until
+// its lock is stale (echoes-conformance §6). A write in progress finishes
+// first; later writes of the released locks fail with ErrLockBusy.
+func ReleaseHeld() error {
+	held.Lock()
+	locks := make([]*Lock, 0, len(held.locks))
+	for l := range held.locks {
+		locks = append(locks, l)
+	}
+	held.Unlock()
+	var first error
+	for _, l := range locks {
+		if err := l.Release(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 func (l *Lock) startRefresher(every time.Duration) {
 	if every <= 0 {
 		return
@@ -320,6 +375,11 @@ func (l *Lock) refresh() {
 // It is idempotent.
 func (l *Lock) Release() error {
 	l.relOnce.Do(func() {
+		// Wait for a durable write in progress (Guard): a release from a
+		// signal handler then never lets a write land after the unlink.
+		l.guard.Lock()
+		defer l.guard.Unlock()
+		defer unregisterHeld(l)
 		if l.stop != nil {
 			close(l.stop)
 			<-l.done

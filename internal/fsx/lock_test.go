@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -510,4 +511,60 @@ func TestLockMultiProcess(t *testing.T) {
 		t.Errorf("lock file remains: %v", err)
 	}
 	assertNoTemps(t, dir)
+}
+
+// TestReleaseHeld (issue 11 item 2): ReleaseHeld releases every lock the
+// process holds, after the write in progress under Guard; later Guards fail
+// with ErrLockBusy without running, and a lock already released or taken
+// over is left alone.
+func TestReleaseHeld(t *testing.T) {
+	a, err := AcquireLock(lockPath(t), fastBusy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := AcquireLock(lockPath(t), fastBusy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign := lockPath(t)
+	c, err := AcquireLock(foreign, fastBusy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, foreign, []byte("1-0123456789abcdef\n"), 0o600) // taken over
+	released := make(chan error, 1)
+	err = a.Guard(func() error {
+		go func() { released <- ReleaseHeld() }()
+		// However the release is scheduled, it cannot remove the lock
+		// before this guarded write returns.
+		for range 100 {
+			if _, err := os.Lstat(a.Path()); err != nil {
+				t.Errorf("lock removed during a guarded write: %v", err)
+				break
+			}
+			runtime.Gosched()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-released; err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []*Lock{a, b} {
+		if _, err := os.Lstat(l.Path()); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s not released: %v", l.Path(), err)
+		}
+		ran := false
+		if err := l.Guard(func() error { ran = true; return nil }); !errors.Is(err, ErrLockBusy) || ran {
+			t.Errorf("Guard after release: err = %v, ran = %v", err, ran)
+		}
+	}
+	if got := string(readFile(t, foreign)); got != "1-0123456789abcdef\n" {
+		t.Errorf("foreign lock changed: %q", got)
+	}
+	if err := c.Release(); err != nil { // already released by ReleaseHeld: idempotent
+		t.Fatal(err)
+	}
 }
