@@ -1,10 +1,6 @@
 package fsx
 
-import (
-	"errors"
-	"io/fs"
-	"os"
-)
+import "errors"
 
 // ErrNotRegular is matched by the error of a read that found a FIFO, a
 // device, a socket or a directory where a regular file belongs (issue 11
@@ -21,16 +17,4 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	return b, nil
-}
-
-// checkRegular refuses an open file that is not a regular file.
-func checkRegular(f *os.File, path string) error {
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return &fs.PathError{Op: "read", Path: path, Err: ErrNotRegular}
-	}
-	return nil
 }
