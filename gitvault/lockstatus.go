@@ -125,7 +125,10 @@ func (ws *Workspace) irregularFiles() []string {
 		check(p)
 	}
 	if fsx.IsDirNoFollow(ws.Pages) {
-		if entries, err := os.ReadDir(ws.Pages); err == nil {
+		// Unsorted (out is sorted): os.ReadDir would sort every page name.
+		if d, err := os.Open(ws.Pages); err == nil {
+			entries, _ := d.ReadDir(-1)
+			d.Close()
 			for _, e := range entries {
 				if e.Type()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice) != 0 {
 					check(filepath.Join(ws.Pages, e.Name()))

@@ -77,17 +77,24 @@ func RemoveStaleTemps(dir string, age time.Duration, now time.Time) ([]string, e
 	if !IsDirNoFollow(dir) {
 		return nil, nil
 	}
-	entries, err := os.ReadDir(dir)
+	// Names only, unsorted: a writer runs this on every command, and pages/
+	// can hold tens of thousands of entries, of which almost none match.
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
 	if err != nil {
 		return nil, err
 	}
 	var removed []string
 	var firstErr error
-	for _, e := range entries {
-		if !IsTempName(e.Name()) {
+	for _, name := range names {
+		if !IsTempName(name) {
 			continue
 		}
-		p := filepath.Join(dir, e.Name())
+		p := filepath.Join(dir, name)
 		fi, err := os.Lstat(p)
 		if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) <= age {
 			continue
@@ -98,7 +105,7 @@ func RemoveStaleTemps(dir string, age time.Duration, now time.Time) ([]string, e
 			}
 			continue
 		}
-		removed = append(removed, e.Name())
+		removed = append(removed, name)
 	}
 	return removed, firstErr
 }
