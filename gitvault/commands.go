@@ -347,6 +347,7 @@ func (e *Engine) refreshCommand(w *writer) (refreshResult, *State, error) {
 // RebuildIndex validates every page and regenerates index.md (echoes-conformance §15.12).
 func (e *Engine) RebuildIndex() (pyjson.Value, error) {
 	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
+		w.sweepAll() // issue 11 item 1
 		res, _, err := e.refreshCommand(w)
 		if err != nil {
 			return pyjson.Value{}, err
@@ -366,6 +367,7 @@ func (e *Engine) Hydrate() (pyjson.Value, error) {
 		return pyjson.Value{}, errorf("Project runtime is missing. Run the echoes-init workflow before hydrate.")
 	}
 	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
+		w.sweepAll() // issue 11 item 1
 		res, st, err := e.refreshCommand(w)
 		if err != nil {
 			return pyjson.Value{}, err

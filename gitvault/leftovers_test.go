@@ -29,28 +29,41 @@ func plantTemp(t *testing.T, dir, name string, age time.Duration) string {
 	return p
 }
 
-// TestWritersRemoveStaleTemps (issue 11 item 1): a writer, once it holds the
-// lock, removes the stale temporary files crashed writes left in every
-// directory the engine writes, and keeps a fresh one (a live writer's) and
-// files that only look alike.
+// TestWritersRemoveStaleTemps (issue 11 item 1): a writer, under the lock,
+// removes the stale temporary files crashed writes left in each directory
+// it writes (append: today's daily directory and .echoes-vault/; upsert:
+// pages/, EchoesVault/ and .echoes-vault/), hydrate and rebuild-index in
+// every directory the engine writes; a fresh one (a live writer's), files
+// that only look alike and other directories are left alone.
 func TestWritersRemoveStaleTemps(t *testing.T) {
-	for _, cmd := range []string{"upsert", "append", "hydrate", "rebuild-index"} {
-		t.Run(cmd, func(t *testing.T) {
+	for _, c := range []struct {
+		cmd   string
+		swept []string // keys of the planted stale temps this command removes
+	}{
+		{"upsert", []string{"pages", "vault", "runtime"}},
+		{"append", []string{"today", "runtime"}},
+		{"hydrate", []string{"pages", "vault", "runtime", "today", "olddaily"}},
+		{"rebuild-index", []string{"pages", "vault", "runtime", "today", "olddaily"}},
+	} {
+		t.Run(c.cmd, func(t *testing.T) {
 			e := initVault(t)
 			ws := e.WS
-			stale := []string{
-				plantTemp(t, ws.Pages, ".a.md.abcd1234.tmp", time.Hour),
-				plantTemp(t, filepath.Join(ws.Daily, "2026-01-01"), ".e.md.x_y_z_09.tmp", time.Hour),
-				plantTemp(t, ws.Vault, ".index.md.qqqqqqqq.tmp", time.Hour),
-				plantTemp(t, ws.RuntimeDir, ".state.json.abcdefgh.tmp", time.Hour),
+			today := now().UTC().Format("2006-01-02")
+			stale := map[string]string{
+				"pages":    plantTemp(t, ws.Pages, ".a.md.abcd1234.tmp", time.Hour),
+				"today":    plantTemp(t, filepath.Join(ws.Daily, today), ".e.md.x_y_z_09.tmp", time.Hour),
+				"olddaily": plantTemp(t, filepath.Join(ws.Daily, "2001-01-01"), ".e.md.x_y_z_09.tmp", time.Hour),
+				"vault":    plantTemp(t, ws.Vault, ".index.md.qqqqqqqq.tmp", time.Hour),
+				"runtime":  plantTemp(t, ws.RuntimeDir, ".state.json.abcdefgh.tmp", time.Hour),
 			}
 			kept := []string{
 				plantTemp(t, ws.Pages, ".b.md.abcd1234.tmp", 0),           // a live writer's
 				plantTemp(t, ws.Pages, ".notes.tmp", time.Hour),           // not our pattern
 				plantTemp(t, ws.Assets, ".x.png.abcd1234.tmp", time.Hour), // not a directory we write
+				plantTemp(t, ws.Root, ".AGENTS.md.abcd1234.tmp", time.Hour),
 			}
 			var err error
-			switch cmd {
+			switch c.cmd {
 			case "upsert":
 				_, err = e.Upsert(racePayload("filename", "p", "content", racePage("Page p.", "body")))
 			case "append":
@@ -63,14 +76,15 @@ func TestWritersRemoveStaleTemps(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, p := range stale {
-				if _, err := os.Lstat(p); !os.IsNotExist(err) {
-					t.Errorf("stale temp %s survived %s (%v)", p, cmd, err)
+			for key, p := range stale {
+				_, err := os.Lstat(p)
+				if gone := os.IsNotExist(err); gone != slices.Contains(c.swept, key) {
+					t.Errorf("%s: stale temp %s (%s) removed = %v", c.cmd, key, p, gone)
 				}
 			}
 			for _, p := range kept {
 				if _, err := os.Lstat(p); err != nil {
-					t.Errorf("%s removed %s: %v", cmd, p, err)
+					t.Errorf("%s removed %s: %v", c.cmd, p, err)
 				}
 			}
 		})

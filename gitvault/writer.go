@@ -16,8 +16,9 @@ const lockBusyMessage = "Another EchoesVault operation is still running. Retry a
 // the shared lock. Every write re-checks lock ownership first, so a process
 // whose lock was taken over as stale stops instead of racing another writer.
 type writer struct {
-	ws   *Workspace
-	lock *fsx.Lock
+	ws    *Workspace
+	lock  *fsx.Lock
+	swept map[string]bool // directories already swept of stale temps
 }
 
 // lockOptions is variable so tests can shorten the wait.
@@ -28,19 +29,35 @@ func (ws *Workspace) acquire() (*writer, error) {
 	if err != nil {
 		return nil, lockError(ws, err)
 	}
-	w := &writer{ws: ws, lock: lock}
-	w.removeStaleTemps()
-	return w, nil
+	return &writer{ws: ws, lock: lock, swept: map[string]bool{}}, nil
 }
 
-// removeStaleTemps deletes the temporary files that crashed or killed writes
-// left beside their targets (issue 11 item 1) in the directories the
-// engines write: EchoesVault/, pages/, daily/ and each daily/<date>/, and
-// .echoes-vault/. Only exact temporary names older than fsx.StaleTempAge
-// go, and only under the lock, so a live writer's file is never touched.
-// It is best effort: a failure here never fails the command.
-func (w *writer) removeStaleTemps() {
-	t := time.Now() // file ages are real time, whatever clock the tests fix for now
+// Stale temporary files (issue 11 item 1): a crashed or killed write leaves
+// its temporary file beside the target. Under the lock, a writer removes
+// those of each directory the first time it writes there (so a command pays
+// only for the directories it writes: append never lists pages/), and
+// hydrate and rebuild-index sweep every directory the engine writes:
+// EchoesVault/, pages/, daily/ and each daily/<date>/, and .echoes-vault/.
+// Only exact temporary names older than fsx.StaleTempAge go, so a live
+// writer's file is never touched. It is best effort: a failure here never
+// fails the command.
+
+// sweepDir removes the stale temporary files of dir once per command, if
+// dir is one the engine writes.
+func (w *writer) sweepDir(dir string) {
+	if w.swept[dir] {
+		return
+	}
+	w.swept[dir] = true
+	ws := w.ws
+	if dir != ws.Vault && dir != ws.Pages && dir != ws.Daily && dir != ws.RuntimeDir && filepath.Dir(dir) != ws.Daily {
+		return
+	}
+	_, _ = fsx.RemoveStaleTemps(dir, fsx.StaleTempAge, time.Now()) // real time, whatever clock tests fix for now
+}
+
+// sweepAll sweeps every directory the engine writes.
+func (w *writer) sweepAll() {
 	dirs := []string{w.ws.Vault, w.ws.Pages, w.ws.Daily, w.ws.RuntimeDir}
 	if fsx.IsDirNoFollow(w.ws.Daily) {
 		if entries, err := os.ReadDir(w.ws.Daily); err == nil {
@@ -52,7 +69,7 @@ func (w *writer) removeStaleTemps() {
 		}
 	}
 	for _, d := range dirs {
-		_, _ = fsx.RemoveStaleTemps(d, fsx.StaleTempAge, t)
+		w.sweepDir(d)
 	}
 }
 
@@ -60,6 +77,7 @@ func (w *writer) release() { _ = w.lock.Release() }
 
 // write atomically replaces path, refusing symlinked targets.
 func (w *writer) write(path string, data []byte) error {
+	w.sweepDir(filepath.Dir(path))
 	return w.guarded(func() error {
 		if err := refuseIrregular(path); err != nil {
 			return err
@@ -77,6 +95,7 @@ func (w *writer) write(path string, data []byte) error {
 
 // create writes a new file that must not exist yet (daily entries).
 func (w *writer) create(path string, data []byte) error {
+	w.sweepDir(filepath.Dir(path))
 	return w.guarded(func() error {
 		if err := fsx.CreateFileExclusive(path, data); err != nil {
 			return wrapf(err, "Cannot write %s: %s", path, osDetail(err))
