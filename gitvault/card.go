@@ -48,10 +48,19 @@ func (in *Inspection) Card() string {
 		if !h.StateFile.Valid {
 			details = append(details, "invalid runtime state")
 		}
+		if h.Lock != nil && h.Lock.Problem != "" {
+			details = append(details, "unusable lock")
+		}
+		if len(h.IrregularFiles) > 0 {
+			details = append(details, "files that are not regular files: "+strconv.Itoa(len(h.IrregularFiles)))
+		}
 		lines = append(lines, cardProto, "", "Integrity: "+strings.Join(details, "; ")+".")
 	}
 	if h.ScaleAlert {
 		lines = append(lines, "", cardScaleAlert)
+	}
+	if h.Lock != nil {
+		lines = append(lines, "", h.Lock.cardLine()) // only with a lock present (issue 11 item 2)
 	}
 	lines = append(lines, "", cardActions)
 	return strings.Join(lines, "\n") + "\n"

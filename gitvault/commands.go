@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
@@ -210,7 +211,7 @@ func (e *Engine) Append(load Payload) (pyjson.Value, error) {
 // State is local and never authoritative; every other mutating command
 // recounts, and inspect always reports live counts.
 func (ws *Workspace) appendStats(st *State) Stats {
-	if data, err := os.ReadFile(ws.State); err == nil {
+	if data, err := fsx.ReadFile(ws.State); err == nil {
 		if text, err := pytext.DecodeText(data); err == nil {
 			if raw, err := pyjson.Decode(text); err == nil && stateFileValid(raw) == "" {
 				if stats, ok := rawStats(raw); ok {
@@ -364,6 +365,7 @@ func (e *Engine) refreshCommand(w *writer) (refreshResult, *State, error) {
 // RebuildIndex validates every page and regenerates index.md (echoes-conformance §15.12).
 func (e *Engine) RebuildIndex() (pyjson.Value, error) {
 	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
+		w.sweepAll() // issue 11 item 1
 		res, _, err := e.refreshCommand(w)
 		if err != nil {
 			return pyjson.Value{}, err
@@ -383,6 +385,7 @@ func (e *Engine) Hydrate() (pyjson.Value, error) {
 		return pyjson.Value{}, errorf("Project runtime is missing. Run the echoes-init workflow before hydrate.")
 	}
 	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
+		w.sweepAll() // issue 11 item 1
 		res, st, err := e.refreshCommand(w)
 		if err != nil {
 			return pyjson.Value{}, err
@@ -427,7 +430,7 @@ func (e *Engine) Start(recent int) (string, error) {
 		lines := []string{"# EchoesVault session context", "", "## Index", "", pytext.RStrip(idx.Text), "",
 			"## Recent session entries (" + itoa(len(entries)) + ")"}
 		for _, rel := range entries {
-			data, err := os.ReadFile(filepath.Join(e.WS.Daily, filepath.FromSlash(rel)))
+			data, err := fsx.ReadFile(filepath.Join(e.WS.Daily, filepath.FromSlash(rel)))
 			if err != nil {
 				return pyjson.Value{}, wrapf(err, "Cannot read daily entry %s: %s", rel, osDetail(err))
 			}

@@ -128,7 +128,7 @@ func (r refreshResult) JSON() pyjson.Value {
 
 // currentIndexText reads index.md as text; missing or unreadable counts as empty.
 func (ws *Workspace) currentIndexText() string {
-	data, err := os.ReadFile(ws.Index)
+	data, err := fsx.ReadFile(ws.Index)
 	if err != nil {
 		return ""
 	}
@@ -162,14 +162,29 @@ func (e *Engine) finishState(w *writer, st *State, stats Stats, agent *string) (
 // refuseSymlinkTargets fails when a managed replacement target the command
 // will write is a symlink, so that the refusal comes before the first write
 // instead of after the page was replaced (protocol §16: fail closed before
-// writing durable knowledge; echoes-conformance §5 step 2).
+// writing durable knowledge; echoes-conformance §5 step 2). It refuses as
+// well a target that is a FIFO, a directory or anything else but a regular
+// file (issue 11 item 4), before the first write too.
 func refuseSymlinkTargets(paths ...string) error {
 	for _, p := range paths {
 		if fsx.IsSymlink(p) {
 			return errorf("Refusing to replace a symbolic link: %s", p)
 		}
+		if err := refuseIrregular(p); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// refuseIrregular fails when p exists and is not a regular file (a symlink
+// is left to the callers' own refusal).
+func refuseIrregular(p string) error {
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0 {
+		return nil
+	}
+	return errorf("Refusing to replace %s: it is %s, not a regular file", p, fsx.DescribeType(fi.Mode().Type()))
 }
 
 // pageTarget resolves a normalized page file name to its path, refusing a
@@ -185,7 +200,7 @@ func (ws *Workspace) pageTarget(name string) (string, error) {
 // readPageText reads an existing page as text. exists is false when the
 // page file does not exist.
 func readPageText(path, name string) (text string, exists bool, err error) {
-	data, err := os.ReadFile(path)
+	data, err := fsx.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}

@@ -58,6 +58,10 @@ type Health struct {
 	Runtime      RuntimeStatus
 	Git          GitReadiness
 	Storage      Storage
+	Lock         *LockStatus // health.lock, nil when no lock is present
+	// IrregularFiles is health.irregularFiles: FIFOs, sockets and devices
+	// where a managed file or a page belongs (issue 11 item 4).
+	IrregularFiles []string
 }
 
 // StateFileStatus is health.stateFile (echoes-conformance §18.4).
@@ -160,10 +164,17 @@ func (e *Engine) Inspect() *Inspection {
 	h.TodayEntries = ws.todayEntries(now())
 	h.ScaleAlert = h.TotalPages > scaleAlertPages
 	h.StateFile = ws.stateFileStatus()
+	h.Lock = ws.lockStatus(time.Now())
+	h.IrregularFiles = ws.irregularFiles()
 
 	for _, p := range h.problems() {
 		h.IssueCount += len(p.items)
 	}
+	lockProblem := h.Lock != nil && h.Lock.Problem != ""
+	if lockProblem {
+		h.IssueCount++
+	}
+	h.IssueCount += len(h.IrregularFiles)
 	h.Healthy = h.IssueCount == 0 && h.StateFile.Valid
 	if !h.StateFile.Valid {
 		h.IssueCount++
@@ -248,7 +259,7 @@ func readTextNoFollow(p string) (string, bool) {
 	if !fsx.IsRegular(p) {
 		return "", false
 	}
-	data, err := os.ReadFile(p)
+	data, err := fsx.ReadFile(p)
 	if err != nil {
 		return "", false
 	}
@@ -518,7 +529,7 @@ func (ws *Workspace) stateFileStatus() StateFileStatus {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return StateFileStatus{Exists: true, Error: "state file is a symbolic link"}
 	}
-	data, err := os.ReadFile(ws.State)
+	data, err := fsx.ReadFile(ws.State)
 	if err != nil {
 		return StateFileStatus{Exists: true, Error: osDetail(err)}
 	}
@@ -619,6 +630,12 @@ func (h *Health) JSON() pyjson.Value {
 		Set("projectRuntime", h.Runtime.JSON()).
 		Set("git", h.Git.JSON()).
 		Set("storage", h.Storage.JSON())
+	if h.Lock != nil {
+		o.Set("lock", h.Lock.JSON()) // after the reference's keys (issue 11 item 2)
+	}
+	if len(h.IrregularFiles) > 0 {
+		o.Set("irregularFiles", pyjson.Strs(h.IrregularFiles))
+	}
 	return pyjson.ObjectValue(o)
 }
 

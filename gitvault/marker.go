@@ -3,7 +3,6 @@ package gitvault
 import (
 	"errors"
 	"io/fs"
-	"os"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
@@ -30,7 +29,7 @@ type MarkerRead struct {
 
 // ReadMarker reads the marker without interpreting its fields (echoes-conformance §7.2).
 func (ws *Workspace) ReadMarker() MarkerRead {
-	data, err := os.ReadFile(ws.Marker)
+	data, err := fsx.ReadFile(ws.Marker)
 	if errors.Is(err, fs.ErrNotExist) {
 		return MarkerRead{}
 	}

@@ -77,7 +77,10 @@ func (ws *Workspace) durableCandidates() []string {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() {
+			// Our own temporary files are leftovers of a failed write, never
+			// durable knowledge: not reported, never suggested for git add
+			// (issue 11 item 1).
+			if d.Type().IsRegular() && !fsx.IsTempName(d.Name()) {
 				out = append(out, filepath.ToSlash(ws.Rel(p)))
 			}
 			return nil

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
@@ -80,7 +81,7 @@ func (ws *Workspace) RuntimeStatus() RuntimeStatus {
 	if !fi.Mode().IsRegular() {
 		return RuntimeStatus{Exists: true, Error: "project runtime is not a regular file"}
 	}
-	data, err := os.ReadFile(ws.Runtime)
+	data, err := fsx.ReadFile(ws.Runtime)
 	if err != nil {
 		return RuntimeStatus{Exists: true, Error: osDetail(err)}
 	}

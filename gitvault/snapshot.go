@@ -3,7 +3,6 @@ package gitvault
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -92,7 +91,7 @@ func workTreeSnapshot(ws *Workspace, repo *gitrepo.Repo) (*vaultSnapshot, error)
 			}
 			rel := filepath.ToSlash(ws.Rel(p))
 			s.files = append(s.files, snapFile{path: rel, regular: d.Type().IsRegular(),
-				read: func() ([]byte, error) { return os.ReadFile(p) }})
+				read: func() ([]byte, error) { return fsx.ReadFile(p) }})
 			return nil
 		})
 		if err != nil {

@@ -1,8 +1,6 @@
 package gitvault
 
 import (
-	"os"
-
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -34,7 +32,7 @@ type stateSource struct {
 func (ws *Workspace) ReadState() *State {
 	sources := []stateSource{{ws.State, ""}, {ws.LegacyOpenCodeState, "opencode"}, {ws.LegacyCodexState, "codex"}}
 	for _, src := range sources {
-		data, err := os.ReadFile(src.path)
+		data, err := fsx.ReadFile(src.path)
 		if err != nil {
 			continue
 		}
@@ -151,7 +149,7 @@ func (ws *Workspace) statsFromIndex(idx *index) Stats {
 // repeated hydrate and rebuild-index runs.
 func (w *writer) writeState(st *State) error {
 	data := []byte(pyjson.Pretty(st.JSON()))
-	if current, err := os.ReadFile(w.ws.State); err == nil && !fsx.IsSymlink(w.ws.State) && string(current) == string(data) {
+	if current, err := fsx.ReadFile(w.ws.State); err == nil && !fsx.IsSymlink(w.ws.State) && string(current) == string(data) {
 		return nil
 	}
 	return w.write(w.ws.State, data)

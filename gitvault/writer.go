@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 )
@@ -20,6 +21,7 @@ type writer struct {
 	// lockDir is the lock's directory (.echoes-vault/) when acquiring the
 	// lock created it, else "".
 	lockDir string
+	swept   map[string]bool // directories already swept of stale temps
 }
 
 // lockOptions is variable so tests can shorten the wait.
@@ -34,16 +36,54 @@ func (ws *Workspace) acquire() (*writer, error) {
 		if created {
 			_ = os.Remove(dir) // only if still empty
 		}
-		if errors.Is(err, fsx.ErrLockBusy) {
-			return nil, wrapf(err, lockBusyMessage)
-		}
-		return nil, wrapf(err, "Cannot acquire EchoesVault lock %s: %s", ws.Lock, osDetail(err))
+		return nil, lockError(ws, err)
 	}
-	w := &writer{ws: ws, lock: lock}
+	w := &writer{ws: ws, lock: lock, swept: map[string]bool{}}
 	if created {
 		w.lockDir = dir
 	}
 	return w, nil
+}
+
+// Stale temporary files (issue 11 item 1): a crashed or killed write leaves
+// its temporary file beside the target. Under the lock, a writer removes
+// those of each directory the first time it writes there (so a command pays
+// only for the directories it writes: append never lists pages/), and
+// hydrate and rebuild-index sweep every directory the engine writes:
+// EchoesVault/, pages/, daily/ and each daily/<date>/, and .echoes-vault/.
+// Only exact temporary names older than fsx.StaleTempAge go, so a live
+// writer's file is never touched. It is best effort: a failure here never
+// fails the command.
+
+// sweepDir removes the stale temporary files of dir once per command, if
+// dir is one the engine writes.
+func (w *writer) sweepDir(dir string) {
+	if w.swept[dir] {
+		return
+	}
+	w.swept[dir] = true
+	ws := w.ws
+	if dir != ws.Vault && dir != ws.Pages && dir != ws.Daily && dir != ws.RuntimeDir && filepath.Dir(dir) != ws.Daily {
+		return
+	}
+	_, _ = fsx.RemoveStaleTemps(dir, fsx.StaleTempAge, time.Now()) // real time, whatever clock tests fix for now
+}
+
+// sweepAll sweeps every directory the engine writes.
+func (w *writer) sweepAll() {
+	dirs := []string{w.ws.Vault, w.ws.Pages, w.ws.Daily, w.ws.RuntimeDir}
+	if fsx.IsDirNoFollow(w.ws.Daily) {
+		if entries, err := os.ReadDir(w.ws.Daily); err == nil {
+			for _, e := range entries {
+				if e.IsDir() {
+					dirs = append(dirs, filepath.Join(w.ws.Daily, e.Name()))
+				}
+			}
+		}
+	}
+	for _, d := range dirs {
+		w.sweepDir(d)
+	}
 }
 
 // release gives the lock up. A command that fails leaves nothing behind
@@ -60,29 +100,50 @@ func (w *writer) release() {
 
 // write atomically replaces path, refusing symlinked targets.
 func (w *writer) write(path string, data []byte) error {
-	if err := w.lock.Verify(); err != nil {
-		return wrapf(err, lockBusyMessage)
-	}
-	if err := fsx.WriteFileAtomic(path, data); err != nil {
-		var se *fsx.SymlinkError
-		if errors.As(err, &se) {
-			return wrapf(err, "Refusing to replace a symbolic link: %s", path)
+	w.sweepDir(filepath.Dir(path))
+	return w.guarded(func() error {
+		if err := refuseIrregular(path); err != nil {
+			return err
 		}
-		return wrapf(err, "Cannot write %s: %s", path, osDetail(err))
-	}
-	return nil
+		if err := fsx.WriteFileAtomic(path, data); err != nil {
+			var se *fsx.SymlinkError
+			if errors.As(err, &se) {
+				return wrapf(err, "Refusing to replace a symbolic link: %s", path)
+			}
+			return wrapf(err, "Cannot write %s: %s", path, osDetail(err))
+		}
+		return nil
+	})
 }
 
 // create writes a new file that must not exist yet (daily entries).
 func (w *writer) create(path string, data []byte) error {
-	if err := w.lock.Verify(); err != nil {
-		return wrapf(err, lockBusyMessage)
-	}
-	if err := fsx.CreateFileExclusive(path, data); err != nil {
-		return wrapf(err, "Cannot write %s: %s", path, osDetail(err))
-	}
-	return nil
+	w.sweepDir(filepath.Dir(path))
+	return w.guarded(func() error {
+		if err := fsx.CreateFileExclusive(path, data); err != nil {
+			return wrapf(err, "Cannot write %s: %s", path, osDetail(err))
+		}
+		return nil
+	})
 }
+
+// guarded runs one durable write under fsx.Lock.Guard: ownership is
+// re-checked first (echoes-conformance §6 Quirk), and a release by a signal
+// handler (ReleaseLocks) waits for it and stops the writes after it.
+func (w *writer) guarded(fn func() error) error {
+	err := w.lock.Guard(fn)
+	if _, ok := err.(*Error); err != nil && !ok {
+		return wrapf(err, lockBusyMessage) // only Verify's errors are not *Error
+	}
+	return err
+}
+
+// ReleaseLocks releases the shared lock of every command this process is
+// running, for a caller about to exit on SIGINT or SIGTERM (issue 11 item 2):
+// a write in progress completes, later writes fail with the lock error, and
+// only a lock file that still holds this process's token is removed
+// (echoes-conformance §6 Release). The engine itself never exits.
+func ReleaseLocks() error { return fsx.ReleaseHeld() }
 
 func (w *writer) mkdirs(dirs ...string) error {
 	for _, d := range dirs {
@@ -105,7 +166,7 @@ func (d dirSource) PageNames() ([]string, error) {
 }
 
 func (d dirSource) ReadPage(name string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(d.dir, name))
+	return fsx.ReadFile(filepath.Join(d.dir, name))
 }
 
 // openDir returns a reader that resolves the pages directory once; the

@@ -19,5 +19,5 @@ var extraCommands = map[string]command{}
 func registerCommand(name string, fn command) { extraCommands[name] = fn }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(runMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -20,11 +20,16 @@ import (
 // returns the filled slice. Symlinks are followed, as with os.ReadFile;
 // callers that must refuse them check first.
 func ReadFileBuf(path string, buf []byte) ([]byte, error) {
-	f, err := os.Open(path)
+	// O_NONBLOCK, then the type of the open file: a FIFO never blocks
+	// (issue 11 item 4), anything but a regular file is ErrNotRegular.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return buf[:0], err
 	}
 	defer f.Close()
+	if err := checkRegular(f, path); err != nil {
+		return buf[:0], err
+	}
 	return readLoop(buf, eofAsZero(f))
 }
 

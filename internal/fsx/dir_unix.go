@@ -19,7 +19,10 @@ import (
 
 // ReadFileBuf reads the whole file at path into buf (grown as needed) and
 // returns the filled slice. Symlinks are followed, as with os.ReadFile;
-// callers that must refuse them check first.
+// callers that must refuse them check first. Anything but a regular file
+// (a FIFO, a device, a directory) is refused with ErrNotRegular without
+// blocking: the open is O_NONBLOCK and the type is checked on the open
+// descriptor (issue 11 item 4).
 func ReadFileBuf(path string, buf []byte) ([]byte, error) {
 	return readAt(unix.AT_FDCWD, path, path, buf)
 }
@@ -177,11 +180,20 @@ func openRetry(dirfd int, name string, flags int) (int, error) {
 }
 
 func readAt(dirfd int, name, display string, buf []byte) ([]byte, error) {
-	fd, err := openRetry(dirfd, name, unix.O_RDONLY|unix.O_CLOEXEC)
+	// O_NONBLOCK: opening a FIFO without a writer would otherwise block
+	// forever; on a regular file the flag changes nothing.
+	fd, err := openRetry(dirfd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC)
 	if err != nil {
 		return buf[:0], &fs.PathError{Op: "open", Path: display, Err: err}
 	}
 	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := retry(func() error { return unix.Fstat(fd, &st) }); err != nil {
+		return buf[:0], &fs.PathError{Op: "fstat", Path: display, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return buf[:0], &fs.PathError{Op: "read", Path: display, Err: ErrNotRegular}
+	}
 	return readLoop(buf, func(p []byte) (int, error) {
 		for {
 			n, err := unix.Read(fd, p)

@@ -21,6 +21,9 @@ func ReadFileBuf(path string, buf []byte) ([]byte, error) {
 		return buf[:0], err
 	}
 	defer f.Close()
+	if err := checkRegular(f, path); err != nil {
+		return buf[:0], err
+	}
 	return readLoop(buf, eofAsZero(f))
 }
 

@@ -21,6 +21,52 @@ import (
 // timed out) or is no longer ours (taken over).
 var ErrLockBusy = errors.New("lock busy")
 
+// LockNotFileError means that something other than a regular file (a
+// directory, a FIFO, a socket, a device) occupies the lock's path: no writer
+// can ever create the lock there, and waiting would never end (issue 11
+// items 3 and 4), so acquisition fails at once and names what is in the way.
+type LockNotFileError struct {
+	Path string
+	Mode fs.FileMode // the type bits of what is there (symlinks followed)
+}
+
+func (e *LockNotFileError) Error() string {
+	return "lock " + e.Path + " is " + DescribeType(e.Mode) + ", not a lock file"
+}
+
+// DescribeType names the file type of m for messages: "a directory",
+// "a FIFO (named pipe)", "a socket", "a device", "a symbolic link",
+// "a regular file" or "not a regular file".
+func DescribeType(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "a regular file"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO (named pipe)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+// checkLockType fails with *LockNotFileError when the existing entry at path
+// is, following symlinks as the reference's stat does (echoes-conformance §6), not a regular
+// file. A failed stat (vanished meanwhile, a dangling symlink) passes: the
+// echoes-conformance §6 loop decides as before.
+func checkLockType(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().IsRegular() {
+		return nil
+	}
+	return &LockNotFileError{Path: path, Mode: fi.Mode().Type()}
+}
+
 // LockOptions tunes AcquireLock. Zero fields take the defaults.
 type LockOptions struct {
 	Wait    time.Duration // total time to wait for a live lock (8s)
@@ -58,6 +104,7 @@ type Lock struct {
 	token string
 
 	mu       sync.Mutex // serializes refreshes with Release
+	guard    sync.Mutex // held by Guard's durable writes; Release waits for it
 	released bool
 	stop     chan struct{}
 	done     chan struct{}
@@ -97,7 +144,11 @@ func AcquireLock(path string, opt LockOptions) (*Lock, error) {
 		if created {
 			l := &Lock{path: path, token: token}
 			l.startRefresher(opt.Refresh)
+			registerHeld(l)
 			return l, nil
+		}
+		if err := checkLockType(path); err != nil {
+			return nil, err
 		}
 		removed, err := removeIfStale(path, opt.Stale)
 		if err != nil {
@@ -232,6 +283,59 @@ func (l *Lock) Verify() error {
 	return nil
 }
 
+// Guard runs fn, a durable write, after Verify and excluding Release: a
+// release from another goroutine (ReleaseHeld in a signal handler) waits
+// until fn returns, and once released, Guard fails without running fn.
+// A Verify failure matches ErrLockBusy; fn's error is returned as is.
+func (l *Lock) Guard(fn func() error) error {
+	l.guard.Lock()
+	defer l.guard.Unlock()
+	if err := l.Verify(); err != nil {
+		return err
+	}
+	return fn()
+}
+
+// held are the locks this process holds, for ReleaseHeld.
+var held = struct {
+	sync.Mutex
+	locks map[*Lock]struct{}
+}{locks: map[*Lock]struct{}{}}
+
+func registerHeld(l *Lock) {
+	held.Lock()
+	held.locks[l] = struct{}{}
+	held.Unlock()
+}
+
+func unregisterHeld(l *Lock) {
+	held.Lock()
+	delete(held.locks, l)
+	held.Unlock()
+}
+
+// ReleaseHeld releases every lock this process still holds (Release: only
+// a lock file that still holds our token is removed) and returns the first
+// error. It is for a process about to exit on SIGINT or SIGTERM (issue 11
+// item 2), so that a killed writer does not block every other writer until
+// its lock is stale (echoes-conformance §6). A write in progress finishes
+// first; later writes of the released locks fail with ErrLockBusy.
+func ReleaseHeld() error {
+	held.Lock()
+	locks := make([]*Lock, 0, len(held.locks))
+	for l := range held.locks {
+		locks = append(locks, l)
+	}
+	held.Unlock()
+	var first error
+	for _, l := range locks {
+		if err := l.Release(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 func (l *Lock) startRefresher(every time.Duration) {
 	if every <= 0 {
 		return
@@ -271,6 +375,11 @@ func (l *Lock) refresh() {
 // It is idempotent.
 func (l *Lock) Release() error {
 	l.relOnce.Do(func() {
+		// Wait for a durable write in progress (Guard): a release from a
+		// signal handler then never lets a write land after the unlink.
+		l.guard.Lock()
+		defer l.guard.Unlock()
+		defer unregisterHeld(l)
 		if l.stop != nil {
 			close(l.stop)
 			<-l.done
@@ -293,4 +402,37 @@ func (l *Lock) Release() error {
 		}
 	})
 	return l.relErr
+}
+
+// LockState describes what occupies a lock path, for reports such as
+// inspect's health.lock; acquisition never decides on it.
+type LockState struct {
+	Mode    fs.FileMode // type bits, symlinks followed (ModeSymlink: a dangling link)
+	ModTime time.Time
+	Token   string // content stripped of Python whitespace; regular files only
+	Stale   bool   // a regular file older than the stale age (echoes-conformance §6)
+}
+
+// InspectLock reports what is at path; ok is false when nothing is. It only
+// stats and reads (without blocking on a FIFO: the type is checked first),
+// so read-only commands may call it (echoes-conformance §6 forbids them only
+// to create or take the lock).
+func InspectLock(path string, stale time.Duration, now time.Time) (st LockState, ok bool) {
+	li, err := os.Lstat(path)
+	if err != nil {
+		return LockState{}, false
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return LockState{Mode: li.Mode().Type(), ModTime: li.ModTime()}, true
+	}
+	st = LockState{Mode: fi.Mode().Type(), ModTime: fi.ModTime()}
+	if !fi.Mode().IsRegular() {
+		return st, true
+	}
+	if b, err := readLockFile(path); err == nil {
+		st.Token = pytext.Strip(string(b))
+	}
+	st.Stale = now.Sub(fi.ModTime()) > stale
+	return st, true
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -353,14 +354,53 @@ func TestLockOpenErrorIsNotBusy(t *testing.T) {
 	if err == nil || errors.Is(err, ErrLockBusy) {
 		t.Fatalf("err = %v, want a non-busy failure", err)
 	}
-	// A directory at the lock path: open fails with EEXIST and the directory
-	// is fresh, so it is busy, as in the reference.
-	lp := filepath.Join(dir, "lockdir")
-	if err := os.Mkdir(lp, 0o755); err != nil {
-		t.Fatal(err)
+}
+
+// hangBound is the hang detector of the tests that prove a call returns
+// instead of blocking: far beyond any real run, so it never measures speed.
+const hangBound = 30 * time.Second
+
+// returnsWithin runs f in a goroutine and fails the test (instead of hanging
+// it) if f has not returned after hangBound.
+func returnsWithin[T any](t *testing.T, what string, f func() T) T {
+	t.Helper()
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	select {
+	case v := <-done:
+		return v
+	case <-time.After(hangBound):
+		t.Fatalf("%s still blocked after %s", what, hangBound)
+		panic("unreachable")
 	}
-	if _, err := AcquireLock(lp, fastBusy); !errors.Is(err, ErrLockBusy) {
-		t.Fatalf("directory at lock path: err = %v, want ErrLockBusy", err)
+}
+
+// TestLockDirectoryIsNotBusy (issue 11 item 3): a directory at the lock path
+// can never become a lock, fresh or old, so acquisition fails at once with
+// LockNotFileError naming it, never "busy" after a wait; the directory stays.
+// The reference waits 8 s and reports busy forever: a deliberate deviation.
+func TestLockDirectoryIsNotBusy(t *testing.T) {
+	forever := LockOptions{Wait: time.Hour, Poll: 5 * time.Millisecond, Stale: 60 * time.Second, Refresh: -1}
+	for _, age := range []time.Duration{0, time.Hour} {
+		lp := filepath.Join(t.TempDir(), "lock")
+		if err := os.Mkdir(lp, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		setAge(t, lp, age)
+		err := returnsWithin(t, "AcquireLock on a directory", func() error {
+			_, err := AcquireLock(lp, forever)
+			return err
+		})
+		var ne *LockNotFileError
+		if !errors.As(err, &ne) || errors.Is(err, ErrLockBusy) || ne.Path != lp || !ne.Mode.IsDir() {
+			t.Fatalf("age %s: err = %v, want LockNotFileError for a directory", age, err)
+		}
+		if want := "lock " + lp + " is a directory, not a lock file"; err.Error() != want {
+			t.Errorf("message %q, want %q", err.Error(), want)
+		}
+		if !IsDirNoFollow(lp) {
+			t.Errorf("age %s: the directory was removed", age)
+		}
 	}
 }
 
@@ -471,4 +511,60 @@ func TestLockMultiProcess(t *testing.T) {
 		t.Errorf("lock file remains: %v", err)
 	}
 	assertNoTemps(t, dir)
+}
+
+// TestReleaseHeld (issue 11 item 2): ReleaseHeld releases every lock the
+// process holds, after the write in progress under Guard; later Guards fail
+// with ErrLockBusy without running, and a lock already released or taken
+// over is left alone.
+func TestReleaseHeld(t *testing.T) {
+	a, err := AcquireLock(lockPath(t), fastBusy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := AcquireLock(lockPath(t), fastBusy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign := lockPath(t)
+	c, err := AcquireLock(foreign, fastBusy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, foreign, []byte("1-0123456789abcdef\n"), 0o600) // taken over
+	released := make(chan error, 1)
+	err = a.Guard(func() error {
+		go func() { released <- ReleaseHeld() }()
+		// However the release is scheduled, it cannot remove the lock
+		// before this guarded write returns.
+		for range 100 {
+			if _, err := os.Lstat(a.Path()); err != nil {
+				t.Errorf("lock removed during a guarded write: %v", err)
+				break
+			}
+			runtime.Gosched()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-released; err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []*Lock{a, b} {
+		if _, err := os.Lstat(l.Path()); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s not released: %v", l.Path(), err)
+		}
+		ran := false
+		if err := l.Guard(func() error { ran = true; return nil }); !errors.Is(err, ErrLockBusy) || ran {
+			t.Errorf("Guard after release: err = %v, ran = %v", err, ran)
+		}
+	}
+	if got := string(readFile(t, foreign)); got != "1-0123456789abcdef\n" {
+		t.Errorf("foreign lock changed: %q", got)
+	}
+	if err := c.Release(); err != nil { // already released by ReleaseHeld: idempotent
+		t.Fatal(err)
+	}
 }

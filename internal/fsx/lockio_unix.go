@@ -11,7 +11,7 @@ import (
 // calls: an open file never prevents another process from unlinking,
 // renaming or touching it.
 
-func readLockFile(path string) ([]byte, error) { return os.ReadFile(path) }
+func readLockFile(path string) ([]byte, error) { return ReadFile(path) } // never blocks on a FIFO
 
 func touchLockFile(path string, t time.Time) error { return os.Chtimes(path, t, t) }
 
