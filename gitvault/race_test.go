@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
@@ -46,6 +47,10 @@ func TestRaceHelperProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The test is about serialisation, not the 8 s wait: on a loaded machine
+	// a writer may queue behind the others for longer than that, which must
+	// not fail it (no test depends on wall-clock time).
+	lockOptions.Wait = 10 * time.Minute
 	e, err := Open(Options{Workspace: ws})
 	if err != nil {
 		t.Fatal(err)
