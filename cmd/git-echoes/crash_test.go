@@ -270,11 +270,12 @@ func TestCrashKilledWriters(t *testing.T) {
 		e.mustRun(t, tr.args...)
 	}
 
-	var killed, terminated, finished, lockLeft, tempLeft, memTemps int
+	var killed, terminated, handled, finished, lockLeft, tempLeft, memTemps int
+	midWrite := map[string]int{} // per kind: kills that left a lock or a temporary file
 	for i := range trials {
 		kind := kinds[i%len(kinds)]
 		sig := syscall.SIGKILL
-		if rng.IntN(5) == 0 && kind != "memory" {
+		if rng.IntN(4) == 0 && kind != "memory" {
 			sig = syscall.SIGTERM // the memory vault takes no lock
 		}
 		before := e.snapshot(t)
@@ -303,6 +304,9 @@ func TestCrashKilledWriters(t *testing.T) {
 			if ws, ok := ee.Sys().(syscall.WaitStatus); !(ok && ws.Signaled()) && ee.ExitCode() != exitTerminated {
 				t.Errorf("trial %d (%s, SIGTERM): exit %v, want %d\n%s", i, kind, err, exitTerminated, stderr.Bytes())
 			}
+			if ee.ExitCode() == exitTerminated {
+				handled++
+			}
 			terminated++
 		default:
 			if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
@@ -323,14 +327,19 @@ func TestCrashKilledWriters(t *testing.T) {
 		_, hasLock := after[".echoes-vault/lock"]
 		if hasLock {
 			lockLeft++
-			if sig == syscall.SIGTERM && err != nil && ee != nil && ee.ExitCode() == exitTerminated {
-				t.Errorf("trial %d (%s): SIGTERM handled (exit 143) but the lock is left", i, kind)
+			if sig == syscall.SIGTERM {
+				// runMain handles SIGTERM before any lock is taken, and
+				// its handler releases the lock (issue 11 item 2).
+				t.Errorf("trial %d (%s): lock left after SIGTERM (%v)", i, kind, err)
 			}
 			// echoes-conformance §6: the next writer removes a lock older than 60 s.
 			backdate(t, e.path(".echoes-vault/lock"), time.Minute)
 		}
 		if len(temps) > 0 {
 			tempLeft++
+		}
+		if hasLock || len(temps) > 0 {
+			midWrite[kind]++
 		}
 		for _, rel := range temps {
 			if strings.HasPrefix(rel, ".ecc/") {
@@ -374,6 +383,7 @@ func TestCrashKilledWriters(t *testing.T) {
 			t.FailNow()
 		}
 	}
-	t.Logf("%d trials (seed %d): %d SIGKILL, %d SIGTERM, %d finished before the signal; %d left the lock, %d left a temporary file (%d in the memory vault)",
-		trials, crashSeed, killed, terminated, finished, lockLeft, tempLeft, memTemps)
+	t.Logf("%d trials (seed %d): %d SIGKILL, %d SIGTERM (%d exited 143), %d finished before the signal; %d left the lock, %d left a temporary file (%d in the memory vault)",
+		trials, crashSeed, killed, terminated, handled, finished, lockLeft, tempLeft, memTemps)
+	t.Logf("kills that left a lock or a temporary file, by command: %v", midWrite)
 }
