@@ -16,7 +16,7 @@
 # that cache not already in testdata/fuzz/<Target>/ are copied there, so a
 # developer can commit the corpus the fuzzer found. CI runs without --keep.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 keep=0
 secs=8
@@ -34,6 +34,9 @@ par=${FUZZ_PARALLEL:-2}
 cache="$(go env GOCACHE)/fuzz"
 module=$(go list -m)
 
+# list_corpus prints the names of the files in a corpus directory, sorted.
+list_corpus() { find "$1" -maxdepth 1 -type f -printf '%f\n' 2>/dev/null | sort; }
+
 passed=0
 failed=0
 failures=()
@@ -45,7 +48,7 @@ for pkg in $(go list ./...); do
   for t in $targets; do
     corpus="$dir/testdata/fuzz/$t"
     before=$(mktemp)
-    ls "$corpus" 2>/dev/null | sort >"$before"
+    list_corpus "$corpus" >"$before"
     log=$(mktemp)
     printf -- '--- %s %s (%ss)\n' "$dir" "$t" "$secs"
     if go test -run '^$' -fuzz "^$t\$" -fuzztime "${secs}s" -parallel "$par" "$dir" >"$log" 2>&1; then
@@ -58,7 +61,7 @@ for pkg in $(go list ./...); do
       # go names the failing input in its output ("Failing input written
       # to testdata/fuzz/<Target>/<hash>"); show every new file too, in
       # case the message changes.
-      for f in $(ls "$corpus" 2>/dev/null | sort | comm -13 "$before" -); do
+      for f in $(list_corpus "$corpus" | comm -13 "$before" -); do
         echo "fuzz: failing input $corpus/$f:"
         cat "$corpus/$f"
       done
