@@ -18,7 +18,7 @@ func FuzzParseDocument(f *testing.F) {
 	f.Add("---\ntitle: \"\\ud800\"\n---NOT\n")
 	f.Fuzz(func(t *testing.T, raw string) {
 		// ParseDocument takes decoded text: every reader decodes fatally
-		// first (ecc-conformance §6 step 1, §2.7), so bytes that are not
+		// first (ecc-conformance §6 step 1; ecc-conformance §2.7), so bytes that are not
 		// UTF-8 never reach it. Feed it what the reader would.
 		text, ok := DecodeUTF8Fatal([]byte(raw))
 		if !ok {
