@@ -16,7 +16,14 @@ func FuzzParseDocument(f *testing.F) {
 	f.Add("---\r\nschema: \"ecc.memory.v1\"\r\n---\r\n\r\nbody\r\n")
 	f.Add("---\n---\n")
 	f.Add("---\ntitle: \"\\ud800\"\n---NOT\n")
-	f.Fuzz(func(t *testing.T, text string) {
+	f.Fuzz(func(t *testing.T, raw string) {
+		// ParseDocument takes decoded text: every reader decodes fatally
+		// first (ecc-conformance §6 step 1; ecc-conformance §2.7), so bytes that are not
+		// UTF-8 never reach it. Feed it what the reader would.
+		text, ok := DecodeUTF8Fatal([]byte(raw))
+		if !ok {
+			return
+		}
 		m, err := ParseDocument(text)
 		if err != nil {
 			if ErrorCode(err) != CodeInvalid {
