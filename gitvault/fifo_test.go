@@ -1,31 +1,13 @@
 package gitvault
 
 import (
+	"github.com/git-echoes/git-echoes/internal/testenv"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
-
-// hangBound is the hang detector of the FIFO tests: a command that blocks
-// on a FIFO never returns, so the test fails after this (far beyond any
-// real run: it measures no speed) instead of hanging the suite.
-const hangBound = 30 * time.Second
-
-func returnsWithin[T any](t *testing.T, what string, f func() T) T {
-	t.Helper()
-	done := make(chan T, 1)
-	go func() { done <- f() }()
-	select {
-	case v := <-done:
-		return v
-	case <-time.After(hangBound):
-		t.Fatalf("%s still blocked after %s (a FIFO was opened for reading)", what, hangBound)
-		panic("unreachable")
-	}
-}
 
 // TestFIFOsNeverBlock (issue 11 item 4): a FIFO where a page, state.json,
 // index.md or the marker belongs makes writers refuse with a clear error
@@ -74,7 +56,7 @@ func TestFIFOsNeverBlock(t *testing.T) {
 			makeFIFO(t, p)
 			before := snapshot(t, e.WS.Root)
 			for _, r := range c.runs {
-				err := returnsWithin(t, r.name, func() error { return r.f(e) })
+				err := testenv.ReturnsWithin(t, r.name, func() error { return r.f(e) })
 				if err == nil || !strings.Contains(ErrorMessage(err), c.want) {
 					t.Errorf("%s: err = %v, want one containing %q", r.name, err, c.want)
 				}
@@ -90,7 +72,7 @@ func TestFIFOsNeverBlock(t *testing.T) {
 			if len(after) != len(before) {
 				t.Errorf("files added or removed: %d -> %d", len(before), len(after))
 			}
-			in := returnsWithin(t, "inspect", func() *Inspection { return e.Inspect() })
+			in := testenv.ReturnsWithin(t, "inspect", func() *Inspection { return e.Inspect() })
 			h := in.Health
 			if !slices.Contains(h.IrregularFiles, c.report) || h.Healthy {
 				t.Errorf("irregularFiles = %q (healthy %v), want %q", h.IrregularFiles, h.Healthy, c.report)

@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,10 +27,6 @@ func TestSignalHelperProcess(t *testing.T) {
 	}
 	os.Exit(runMain(strings.Split(args, "\x1f"), os.Stdin, os.Stdout, os.Stderr))
 }
-
-// hangBound bounds the waits for the child: far beyond any real run (a
-// hang detector, not a speed threshold).
-const hangBound = 30 * time.Second
 
 func signalHelper(t *testing.T, args ...string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSignalHelperProcess$")
@@ -72,7 +69,7 @@ func TestSignalReleasesLock(t *testing.T) {
 			}()
 			lock := filepath.Join(ws, ".echoes-vault", "lock")
 			prefix := strconv.Itoa(cmd.Process.Pid) + "-"
-			for deadline := time.Now().Add(hangBound); ; time.Sleep(5 * time.Millisecond) {
+			for deadline := time.Now().Add(testenv.HangBound); ; time.Sleep(5 * time.Millisecond) {
 				if b, err := os.ReadFile(lock); err == nil && strings.HasPrefix(string(b), prefix) {
 					break
 				}
@@ -82,7 +79,7 @@ func TestSignalReleasesLock(t *testing.T) {
 				default:
 				}
 				if time.Now().After(deadline) {
-					t.Fatalf("child did not take the lock within %s", hangBound)
+					t.Fatalf("child did not take the lock within %s", testenv.HangBound)
 				}
 			}
 			if err := cmd.Process.Signal(c.sig); err != nil {
@@ -91,8 +88,8 @@ func TestSignalReleasesLock(t *testing.T) {
 			var err error
 			select {
 			case err = <-exited:
-			case <-time.After(hangBound):
-				t.Fatalf("child still running %s after %v", hangBound, c.sig)
+			case <-time.After(testenv.HangBound):
+				t.Fatalf("child still running %s after %v", testenv.HangBound, c.sig)
 			}
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != c.code {

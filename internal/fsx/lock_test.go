@@ -3,6 +3,7 @@ package fsx
 import (
 	"errors"
 	"fmt"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -356,25 +357,6 @@ func TestLockOpenErrorIsNotBusy(t *testing.T) {
 	}
 }
 
-// hangBound is the hang detector of the tests that prove a call returns
-// instead of blocking: far beyond any real run, so it never measures speed.
-const hangBound = 30 * time.Second
-
-// returnsWithin runs f in a goroutine and fails the test (instead of hanging
-// it) if f has not returned after hangBound.
-func returnsWithin[T any](t *testing.T, what string, f func() T) T {
-	t.Helper()
-	done := make(chan T, 1)
-	go func() { done <- f() }()
-	select {
-	case v := <-done:
-		return v
-	case <-time.After(hangBound):
-		t.Fatalf("%s still blocked after %s", what, hangBound)
-		panic("unreachable")
-	}
-}
-
 // TestLockDirectoryIsNotBusy (issue 11 item 3): a directory at the lock path
 // can never become a lock, fresh or old, so acquisition fails at once with
 // LockNotFileError naming it, never "busy" after a wait; the directory stays.
@@ -387,7 +369,7 @@ func TestLockDirectoryIsNotBusy(t *testing.T) {
 			t.Fatal(err)
 		}
 		setAge(t, lp, age)
-		err := returnsWithin(t, "AcquireLock on a directory", func() error {
+		err := testenv.ReturnsWithin(t, "AcquireLock on a directory", func() error {
 			_, err := AcquireLock(lp, forever)
 			return err
 		})

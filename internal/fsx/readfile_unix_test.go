@@ -4,6 +4,7 @@ package fsx
 
 import (
 	"errors"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -41,7 +42,7 @@ func TestReadFileRefusesFIFO(t *testing.T) {
 			"ReadFileBuf":     func() error { _, err := ReadFileBuf(p, nil); return err },
 			"Dir.ReadFileBuf": func() error { _, err := d.ReadFileBuf(filepath.Base(p), nil); return err },
 		} {
-			err := returnsWithin(t, what+" "+p, read)
+			err := testenv.ReturnsWithin(t, what+" "+p, read)
 			if !errors.Is(err, ErrNotRegular) {
 				t.Errorf("%s(%s): err = %v, want ErrNotRegular", what, p, err)
 			}
@@ -63,7 +64,7 @@ func TestLockFIFOIsNotBusy(t *testing.T) {
 			t.Fatal(err)
 		}
 		setAge(t, lp, age)
-		err := returnsWithin(t, "AcquireLock on a FIFO", func() error { _, err := AcquireLock(lp, forever); return err })
+		err := testenv.ReturnsWithin(t, "AcquireLock on a FIFO", func() error { _, err := AcquireLock(lp, forever); return err })
 		var ne *LockNotFileError
 		if !errors.As(err, &ne) || ne.Mode&os.ModeNamedPipe == 0 {
 			t.Fatalf("age %s: err = %v, want LockNotFileError for a FIFO", age, err)

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Git is an isolated Git environment.
@@ -182,4 +183,24 @@ func MainWithStandIn(m *testing.M) {
 		os.Exit(code)
 	}
 	os.Exit(m.Run())
+}
+
+// HangBound is the hang detector of the tests that prove a call returns
+// instead of blocking (a FIFO opened for reading, a lock that can never be
+// taken): far beyond any real run, so it never measures speed.
+const HangBound = 30 * time.Second
+
+// ReturnsWithin runs f in a goroutine and fails the test, instead of hanging
+// the suite, if f has not returned after HangBound.
+func ReturnsWithin[T any](tb testing.TB, what string, f func() T) T {
+	tb.Helper()
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	select {
+	case v := <-done:
+		return v
+	case <-time.After(HangBound):
+		tb.Fatalf("%s still blocked after %s", what, HangBound)
+		panic("unreachable")
+	}
 }
