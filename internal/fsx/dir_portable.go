@@ -33,42 +33,8 @@ func ReadFileBuf(path string, buf []byte) ([]byte, error) {
 	return readLoop(buf, eofAsZero(f))
 }
 
-// Dir is a directory whose files can be read by name. In this build it
-// holds the directory's path.
-type Dir struct{ path string }
-
-// OpenDir checks that path is (or, through symlinks, leads to) a directory.
-func OpenDir(path string) (*Dir, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, &fs.PathError{Op: "open", Path: path, Err: pe.Err}
-		}
-		return nil, err
-	}
-	if !fi.IsDir() {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: syscall.ENOTDIR}
-	}
-	return &Dir{path: path}, nil
-}
-
-// Close releases nothing in this build.
-func (d *Dir) Close() error { return nil }
-
-// ReadFileBuf reads the file name (a single path component) of d into buf.
-func (d *Dir) ReadFileBuf(name string, buf []byte) ([]byte, error) {
-	return ReadFileBuf(d.path+"/"+name, buf)
-}
-
-// OpenNoFollow is OpenNoFollow for the file name (a single path component)
-// of d.
-func (d *Dir) OpenNoFollow(name string) (File, error) {
-	return OpenNoFollow(d.path + "/" + name)
-}
-
-// Lstat is LstatIdent for the file name (a single path component) of d.
-func (d *Dir) Lstat(name string) (Ident, error) { return LstatIdent(d.path + "/" + name) }
+// errNotDir is what OpenDir reports for a path that is not a directory.
+var errNotDir error = syscall.ENOTDIR
 
 // File is a file opened for reading by OpenNoFollow, returned by value
 // like the fast path's; it must not be used after Close.
