@@ -30,20 +30,22 @@ func TestNormalizePageName(t *testing.T) {
 		}
 	}
 	bad := map[string]string{
-		"../x":      `Unsafe page filename: '../x'`,
-		"a/b":       `Unsafe page filename: 'a/b'`,
-		`a\b`:       `Unsafe page filename: 'a\\b'`,
-		"x..y":      `Unsafe page filename: 'x..y'`,
-		"..":        `Unsafe page filename: '..'`,
-		".":         `Unsafe page filename: '.'`,
-		".md":       `Unsafe page filename: '.md'`,
-		" .md ":     `Unsafe page filename: ' .md '`,
-		"it's/x":    `Unsafe page filename: "it's/x"`,
-		"a\n/b":     `Unsafe page filename: 'a\n/b'`,
-		".hidden":   "Hidden page filenames are not allowed.",
-		".x.md":     "Hidden page filenames are not allowed.",
-		"":          "Page filename must be a non-empty string.",
-		" \t\u3000": "Page filename must be a non-empty string.",
+		"../x":       `Unsafe page filename: '../x'`,
+		"a/b":        `Unsafe page filename: 'a/b'`,
+		`a\b`:        `Unsafe page filename: 'a\\b'`,
+		"x..y":       `Unsafe page filename: 'x..y'`,
+		"..":         `Unsafe page filename: '..'`,
+		".":          `Unsafe page filename: '.'`,
+		".md":        `Unsafe page filename: '.md'`,
+		" .md ":      `Unsafe page filename: ' .md '`,
+		"it's/x":     `Unsafe page filename: "it's/x"`,
+		"a\n/b":      `Unsafe page filename: 'a\n/b'`,
+		".hidden":    "Hidden page filenames are not allowed.",
+		".x.md":      "Hidden page filenames are not allowed.",
+		"":           "Page filename must be a non-empty string.",
+		" \t\u3000":  "Page filename must be a non-empty string.",
+		"\xf1\u0313": "Page filename must be valid UTF-8.",
+		"a\xff.md":   "Page filename must be valid UTF-8.",
 	}
 	for in, want := range bad {
 		_, err := normalizePageName(pyjson.Str(in))

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -22,6 +23,12 @@ func normalizePageName(v pyjson.Value) (string, error) {
 }
 
 func normalizePageString(raw string) (string, error) {
+	// A name from the command line may hold bytes that are not UTF-8 (Python would
+	// carry them as surrogate escapes). Refuse them: NFC is not defined on such
+	// bytes, and a page name must be text every OS and Git agree on.
+	if !utf8.ValidString(raw) {
+		return "", errorf("Page filename must be valid UTF-8.")
+	}
 	name := pytext.NFC(pytext.Strip(raw))
 	name = strings.TrimSuffix(name, ".md")
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || strings.Contains(name, "..") {
