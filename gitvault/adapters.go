@@ -130,7 +130,7 @@ func readManaged(path string) (text string, exists, isLink bool, err error) {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return "", true, true, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := fsx.ReadFile(path)
 	if err != nil {
 		return "", true, false, err
 	}
@@ -184,7 +184,7 @@ func planGuide(path string) (data []byte, changed bool, err error) {
 	if err != nil || newText == text {
 		return nil, false, err
 	}
-	raw, err := os.ReadFile(path)
+	raw, err := fsx.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		raw, err = nil, nil
 	}
@@ -337,7 +337,7 @@ func planLines(path string, want []string) (data []byte, changed bool, err error
 		return nil, false, errorf("Refusing to update a symbolic-link ignore file: %s", path)
 	}
 	existing := ""
-	raw, err := os.ReadFile(path)
+	raw, err := fsx.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

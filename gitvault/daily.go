@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
@@ -140,7 +141,7 @@ func unfinishedSessionEntry(path string, content []byte, agent *string, lastSave
 		if !de.Type().IsRegular() || i < 0 || len(name) != i+1+len(infix)+8+len(".md") || !strings.HasSuffix(name, ".md") {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, name))
+		data, err := fsx.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -61,7 +62,7 @@ func (ws *Workspace) planRuntime(installRuntime bool) (runtimeAction, error) {
 		// or missing-runtime recovery, not to configure-agents.
 		return runtimeKeep, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := fsx.ReadFile(path)
 	if err != nil {
 		return runtimeKeep, wrapf(err, "Cannot read portable runtime %s: %s", path, osDetail(err))
 	}

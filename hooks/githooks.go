@@ -151,7 +151,7 @@ func readHook(dir, name string) (*hookFile, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("hook %s is not a regular file", h.path)
 	}
-	if h.data, err = os.ReadFile(h.path); err != nil {
+	if h.data, err = fsx.ReadFile(h.path); err != nil {
 		return nil, fmt.Errorf("read hook %s: %w", h.path, err)
 	}
 	h.begin, h.end, err = findBlock(h.data, name)
