@@ -106,6 +106,18 @@ func publishMemory(r *Roots, m *Memory) (string, error) {
 	if err := mkdirAll(root); err != nil {
 		return "", err
 	}
+	// A killed save leaves its ".ecc-memory-<pid>-<uuid>.tmp" behind
+	// (ecc-conformance §9.1 removes only a writer's own). The memory vault
+	// takes no lock, so the next save into the scope removes such files, in
+	// the scope root (its .gitignore) and every kind directory, only once
+	// they are fsx.StaleTempAge old: a live save holds its temporary file for
+	// milliseconds, and one stalled for longer loses nothing but its own
+	// publication, which then fails and is reported. Errors are ignored: the sweep is housekeeping and must never
+	// fail a save (a kind directory that is missing or a symlink is skipped).
+	_, _ = fsx.RemoveStaleTemps(root, fsx.StaleTempAge, time.Now())
+	for _, k := range Kinds {
+		_, _ = fsx.RemoveStaleTemps(filepath.Join(root, k+"s"), fsx.StaleTempAge, time.Now())
+	}
 	if m.Scope == "project" {
 		if err := ensureGitignore(root); err != nil {
 			return "", err

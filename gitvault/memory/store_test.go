@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/jsjson"
 	"github.com/git-echoes/git-echoes/internal/testenv"
 )
@@ -283,5 +284,34 @@ func TestMemoryDoctorReport(t *testing.T) {
 	}
 	if after := listFiles(t, r.ProjectVault); strings.Join(after, "\n") != strings.Join(before, "\n") {
 		t.Fatal("doctor changed the vault")
+	}
+}
+
+// A killed save's temporary file is removed by the next save into the same
+// scope once it is fsx.StaleTempAge old, in any kind directory; a fresh one
+// (a save that may still be running) and a user's own dot-file stay
+// (issue 11 item 1).
+func TestMemorySaveSweepsStaleTemps(t *testing.T) {
+	r := testRoots(t)
+	root := filepath.Join(r.ProjectVault, "project")
+	stale := filepath.Join(root, "facts", ".ecc-memory-4242-0f8fad5b-d9cb-469f-a165-70867728950e.tmp")
+	fresh := filepath.Join(root, "facts", ".ecc-memory-4243-7c9e6679-7425-40de-944b-e07fc1f90ae7.tmp")
+	other := filepath.Join(root, "facts", ".notes.tmp")
+	for _, p := range []string{stale, fresh, other} {
+		testenv.WriteFile(t, p, "partial")
+	}
+	old := time.Now().Add(-fsx.StaleTempAge - time.Minute)
+	for _, p := range []string{stale, other} {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Save(r, SaveInput{Title: "Sweep", Body: "body", Kind: "lesson", Now: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{stale: false, fresh: true, other: true} {
+		if _, err := os.Lstat(p); (err == nil) != want {
+			t.Errorf("%s: present %v, want %v", filepath.Base(p), err == nil, want)
+		}
 	}
 }

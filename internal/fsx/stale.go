@@ -70,8 +70,9 @@ func isMemoryTempName(name string) bool {
 // RemoveStaleTemps removes from dir (not recursively) every regular,
 // non-symlink file whose name IsTempName and whose modification time is more
 // than age before now, and returns the removed names. Only the caller knows
-// that no live writer can own such a file: call it under the shared lock
-// (echoes-conformance §6). A missing directory, or one that is a symlink,
+// that no live writer can own such a file: EchoesVault writers call it under
+// the shared lock (echoes-conformance §6); the memory vault, which has no
+// lock, relies on age alone (gitvault/memory publishMemory says why). A missing directory, or one that is a symlink,
 // is left alone; entries that vanish meanwhile are skipped.
 func RemoveStaleTemps(dir string, age time.Duration, now time.Time) ([]string, error) {
 	if !IsDirNoFollow(dir) {
