@@ -13,6 +13,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -73,7 +74,23 @@ type tool struct {
 	// preCheck runs before schema validation (identity keys a strict schema
 	// would only call "additionalProperties").
 	preCheck func(args *pyjson.Obj) error
-	run      func(ctx context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error)
+	// loneSurrogates lets arguments with lone surrogate escapes through to
+	// run (each decoded as U+FFFD, flagged for hadLoneSurrogate), so that
+	// the tool can refuse them as its engine refuses other invalid text.
+	// Other tools refuse them at decoding with -32602.
+	loneSurrogates bool
+	run            func(ctx context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error)
+}
+
+// loneSurrogateKey marks, in a run's context, arguments that held a lone
+// surrogate escape.
+type loneSurrogateKey struct{}
+
+// hadLoneSurrogate reports whether the validated arguments of this call
+// held a lone surrogate escape (only for tools with loneSurrogates).
+func hadLoneSurrogate(ctx context.Context) bool {
+	b, _ := ctx.Value(loneSurrogateKey{}).(bool)
+	return b
 }
 
 // New builds the server with the tool sets cfg selects.
@@ -140,9 +157,12 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.C
 			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: t.failedMessage()}
 		}
 	}()
-	args, err := t.arguments(req.Params.Arguments)
+	args, lone, err := t.arguments(req.Params.Arguments)
 	if err != nil {
 		return nil, err
+	}
+	if lone {
+		ctx = context.WithValue(ctx, loneSurrogateKey{}, true)
 	}
 	return t.run(ctx, args)
 }
@@ -155,32 +175,38 @@ func (t *tool) failedMessage() string {
 }
 
 // arguments decodes and validates tools/call arguments (ecc-conformance §17.5 steps 1-2).
-// Missing arguments count as {}. Decoding uses pyjson, which refuses lone
-// surrogate escapes instead of silently turning them into U+FFFD.
-func (t *tool) arguments(raw json.RawMessage) (*pyjson.Obj, error) {
+// Missing arguments count as {}. Decoding uses pyjson, which reports lone
+// surrogate escapes instead of silently turning them into U+FFFD: they are
+// refused here unless the tool takes them (loneSurrogates), and then lone
+// reports them.
+func (t *tool) arguments(raw json.RawMessage) (args *pyjson.Obj, lone bool, err error) {
 	name := t.def.Name
 	text := strings.TrimSpace(string(raw))
 	if text == "" || text == "null" {
 		text = "{}"
 	}
 	v, err := pyjson.Decode(text)
+	var surrogate *pyjson.LoneSurrogateError
+	if errors.As(err, &surrogate) && t.loneSurrogates {
+		err, lone = nil, true
+	}
 	if err != nil || v.Kind != pyjson.Object {
-		return nil, invalidParams("Invalid arguments for %s.", name)
+		return nil, false, invalidParams("Invalid arguments for %s.", name)
 	}
 	if v.Obj == nil {
 		v.Obj = pyjson.NewObj()
 	}
 	if t.preCheck != nil {
 		if err := t.preCheck(v.Obj); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	var problems []schemaProblem
 	validate(t.schema, v, "", &problems)
 	if len(problems) > 0 {
-		return nil, invalidParams("Invalid arguments for %s: %s.", name, describeProblems(problems))
+		return nil, false, invalidParams("Invalid arguments for %s: %s.", name, describeProblems(problems))
 	}
-	return v.Obj, nil
+	return v.Obj, lone, nil
 }
 
 // invalidParams is a JSON-RPC -32602 error: the request itself is wrong
