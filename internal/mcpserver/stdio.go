@@ -105,7 +105,7 @@ func readFrames(r io.Reader, limit int, out chan<- frame, closed <-chan struct{}
 			chunk, err = br.ReadSlice('\n')
 			got = got || len(chunk) > 0
 			if !over {
-				if len(line)+len(chunk) > limit+1 { // +1: the newline itself
+				if len(line)+len(chunk) > limit+2 { // +2: a CR and the newline
 					over, line = true, nil
 				} else {
 					line = append(line, chunk...)
