@@ -189,4 +189,3 @@ func sameDir(a, b string) bool {
 	}
 	return ra == rb
 }
-

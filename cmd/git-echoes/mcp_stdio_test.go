@@ -107,7 +107,7 @@ func TestMCPStdioBadLinesInterleaved(t *testing.T) {
 		{`[]`, -32600},
 		{`"str"`, -32600},
 		{`null`, -32600},
-		{`{"id":5,"method":"ping"}`, -32600},                                // no "jsonrpc"
+		{`{"id":5,"method":"ping"}`, -32600}, // no "jsonrpc"
 		{`{"jsonrpc":"1.0","id":5,"method":"ping"}`, -32600},                // wrong version
 		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, -32600},          // object id
 		{`{"jsonrpc":"2.0","id":1e999,"method":"ping"}`, -32600},            // not an integer

@@ -79,10 +79,10 @@ func TestToolArguments(t *testing.T) {
 	save := tools[0]
 	save.schema = testenv.MustDecode(t, pyjson.Decode, memorySaveSchema)
 	for raw, want := range map[string]string{
-		`[1]`:                           "Invalid arguments for memory_save.",
-		`"x"`:                           "Invalid arguments for memory_save.",
+		`[1]`:                             "Invalid arguments for memory_save.",
+		`"x"`:                             "Invalid arguments for memory_save.",
 		`{"title":"t","tags":["\ud800"]}`: "Invalid arguments for memory_save: / required, /tags/0 pattern.", // lone surrogate, outside title and body
-		`{}`:                            "Invalid arguments for memory_save: / required, / required.",
+		`{}`:                              "Invalid arguments for memory_save: / required, / required.",
 		`{"title":"t","body":"b","sourceHarness":"codex"}`:   "Invalid arguments for memory_save: / additionalProperties.",
 		`{"targetHarness":"codex","query":1}`:                "Invalid arguments for memory_save: / required, / required, / additionalProperties.",
 		`{"title":"t","body":"b","source_harness":"claude"}`: "Invalid arguments for memory_save: / additionalProperties.",
