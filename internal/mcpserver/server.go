@@ -69,6 +69,9 @@ type tool struct {
 	def *mcp.Tool
 	// schema is the parsed input schema the arguments are validated against.
 	schema pyjson.Value
+	// output is the parsed output schema (the tests check every
+	// structuredContent against it).
+	output pyjson.Value
 	// family selects the error flavour: "memory" tools follow ecc-conformance §17.5/ecc-conformance §17.6.
 	family string
 	// preCheck runs before schema validation (identity keys a strict schema
@@ -127,6 +130,8 @@ func New(cfg Config) (*mcp.Server, error) {
 			return nil, fmt.Errorf("tool %s: %w", t.def.Name, err)
 		}
 	}
+	registerResources(s, &cfg, tools)
+	registerPrompts(s, &cfg)
 	return s, nil
 }
 
@@ -145,6 +150,21 @@ func register(s *mcp.Server, t *tool) error {
 		return err
 	}
 	t.schema = schema
+	if t.def.OutputSchema == nil {
+		t.def.OutputSchema = json.RawMessage(genericOutputSchema)
+	}
+	rawOut, ok := t.def.OutputSchema.(json.RawMessage)
+	if !ok {
+		return fmt.Errorf("output schema must be JSON text")
+	}
+	out, err := pyjson.Decode(string(rawOut))
+	if err != nil {
+		return fmt.Errorf("parse output schema: %w", err)
+	}
+	if err := checkSchema(out); err != nil {
+		return fmt.Errorf("output schema: %w", err)
+	}
+	t.output = out
 	s.AddTool(t.def, t.handle)
 	return nil
 }
@@ -164,7 +184,10 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.C
 	if lone {
 		ctx = context.WithValue(ctx, loneSurrogateKey{}, true)
 	}
-	return t.run(ctx, args)
+	ctx = context.WithValue(ctx, protocolKey{}, sessionProtocol(req))
+	res, err = t.run(ctx, args)
+	structured(res)
+	return res, err
 }
 
 func (t *tool) failedMessage() string {

@@ -34,7 +34,7 @@ const (
 	CodeNotInitialized = -32002
 )
 
-// The messages of the transport's own answers (ecc-conformance §17.2, §17.3).
+// The messages of the transport's own answers (ecc-conformance §17.2 and ecc-conformance §17.3).
 const (
 	msgTooLarge           = "JSON-RPC message is too large."
 	msgInvalidJSON        = "Invalid JSON."
