@@ -27,7 +27,9 @@ func init() { registerCommand("mcp", runMCP) }
 const mcpUsage = `usage: git echoes mcp [--workspace PATH] [--agent NAME] [--memory] [--vault] [--max-output N]
 
 Serve the memory_* (ECC memory vault) and echoes_* (EchoesVault) tools over
-stdio. --memory or --vault serves only that set.
+stdio. --memory or --vault serves only that set, with its resources
+(echoes://page/{name}, echoes://daily/{entry}, ecc-memory://{id}) and
+prompts (echoes-start, echoes-end, memory-handoff).
 
   --workspace PATH   project directory (default: the Git top level of the
                      current directory; the home directory is refused)

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,32 @@ func TestMCPProtocolRevisions(t *testing.T) {
 				t.Errorf("prompts/get: %v", err)
 			}
 		})
+	}
+}
+
+// TestMCPSubscriptionListen: a 2026-07-28 client that wants list-changed
+// notifications keeps a subscriptions/listen call open for the whole
+// session; the one-request-at-a-time rule must not wait for its answer.
+func TestMCPSubscriptionListen(t *testing.T) {
+	e := newMCPEnv(t)
+	cmd := exec.Command(mcpBinary(t), "mcp", "--memory")
+	cmd.Dir, cmd.Env = e.repo, e.vars
+	client := mcp.NewClient(&mcp.Implementation{Name: "git-echoes-test", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer s.Close()
+	if v := s.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Fatalf("negotiated %s", v)
+	}
+	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "memory_doctor", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("a call beside the open subscription: %v %v", err, res)
 	}
 }
 
@@ -434,3 +461,43 @@ func TestMCPPrompts(t *testing.T) {
 		t.Errorf("--vault prompts: %s", got)
 	}
 }
+
+// TestMCPResourcesPaged: resources/list pages through a large vault, 500
+// at a time, every page listed once; a bad cursor is refused.
+func TestMCPResourcesPaged(t *testing.T) {
+	e := newMCPEnv(t)
+	pages := filepath.Join(e.repo, "EchoesVault", "pages")
+	const n = 1234
+	for i := 0; i < n; i++ {
+		name := filepath.Join(pages, "page-"+strings.Repeat("0", 4-len(itoa(i)))+itoa(i)+".md")
+		if err := os.WriteFile(name, []byte(echoesPage("Page", "body\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := e.serve(t, serveOpts{vault: true})
+	ctx := context.Background()
+	first, err := s.ListResources(ctx, nil)
+	if err != nil || len(first.Resources) != 500 || first.NextCursor != "500" {
+		t.Fatalf("first page: %v %d %q", err, len(first.Resources), first.NextCursor)
+	}
+	seen := map[string]bool{}
+	for r, err := range s.Resources(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[r.URI] {
+			t.Fatalf("listed twice: %s", r.URI)
+		}
+		seen[r.URI] = true
+	}
+	if len(seen) != n {
+		t.Errorf("listed %d resources, want %d", len(seen), n)
+	}
+	for _, c := range []string{"x", "-1", "007", "99999"} {
+		if _, err := s.ListResources(ctx, &mcp.ListResourcesParams{Cursor: c}); err == nil {
+			t.Errorf("cursor %q accepted", c)
+		}
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

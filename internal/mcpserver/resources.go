@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -88,23 +89,41 @@ func registerResources(s *mcp.Server, cfg *Config, tools []*tool) {
 	s.AddReceivingMiddleware(rs.listMiddleware)
 }
 
-// listMiddleware adds the vault's documents to the SDK's resources/list
-// result (which holds no static resources). A cursor asks for a page this
-// list never has.
+// listPageSize is the number of resources per resources/list page.
+const listPageSize = 500
+
+// listMiddleware puts the vault's documents in the SDK's resources/list
+// result (which holds no static resources), listPageSize at a time: the
+// cursor is the offset of the next page, as decimal text. The SDK builds
+// the result (with its cache fields) as for a first page.
 func (rs *resourceServer) listMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "resources/list" {
+			return next(ctx, method, req)
+		}
+		offset := 0
+		if p, _ := req.GetParams().(*mcp.ListResourcesParams); p != nil && p.Cursor != "" {
+			n, err := strconv.Atoi(p.Cursor)
+			if err != nil || n < 0 || strconv.Itoa(n) != p.Cursor {
+				return nil, invalidParams("Invalid resources/list cursor.")
+			}
+			offset = n
+			p.Cursor = "" // the SDK's own (empty) list has one page
+		}
 		res, err := next(ctx, method, req)
-		if err != nil || method != "resources/list" {
+		list, ok := res.(*mcp.ListResourcesResult)
+		if err != nil || !ok {
 			return res, err
 		}
-		list, ok := res.(*mcp.ListResourcesResult)
-		if !ok {
-			return res, nil
+		docs := rs.documents()
+		if offset > len(docs) {
+			return nil, invalidParams("Invalid resources/list cursor.")
 		}
-		if p, _ := req.GetParams().(*mcp.ListResourcesParams); p != nil && p.Cursor != "" {
-			return res, nil
+		end := min(offset+listPageSize, len(docs))
+		list.Resources = append(list.Resources, docs[offset:end]...)
+		if end < len(docs) {
+			list.NextCursor = strconv.Itoa(end)
 		}
-		list.Resources = append(list.Resources, rs.documents()...)
 		return list, nil
 	}
 }

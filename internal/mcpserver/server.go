@@ -2,12 +2,22 @@
 // tools of ecc-conformance §17 (memory_save, memory_search, memory_read,
 // memory_doctor) and EchoesVault tools over the gitvault engine (echoes_*).
 //
-// The official MCP Go SDK does the protocol: framing, the JSON-RPC
-// lifecycle, version negotiation, tools/list. This package owns what the
-// specs fix on top of it: the tool definitions, argument validation with the
-// ecc-conformance §17.5 messages, the server-side identity rules, bounded results and the
-// mapping of vault failures to tool errors that carry no stack traces,
-// paths or secret values.
+// The official MCP Go SDK does the protocol: the JSON-RPC machinery,
+// version negotiation (2024-11-05 to 2026-07-28), tools, resources and
+// prompts. This package owns what the specs fix on top of it: the stdio
+// framing (stdio.go: one line, one message; a bad line is answered, never
+// the end of the session) and the lifecycle answers the SDK gets wrong, one
+// request at a time (serial.go), the tool definitions with their output
+// schemas and structured results, argument validation with the
+// ecc-conformance §17.5 messages, the server-side identity rules, bounded
+// results, the mapping of vault failures to tool errors that carry no stack
+// traces, paths or secret values, and the resources and prompts over the
+// same engines (resources.go, prompts.go).
+//
+// A tool is one entry of memoryTools or vaultTools: an mcp.Tool with its
+// input schema (and output schema) as JSON text, and a run over validated
+// arguments that returns textResult or a tool error; handle adds the
+// structuredContent (structured.go).
 package mcpserver
 
 import (
