@@ -149,7 +149,7 @@ type lineConn struct {
 
 	mu          sync.Mutex
 	initialized bool                  // a session exists: initialize succeeded or a 2026-07-28 request ran
-	pending     map[jsonrpc.ID]string // in-flight lifecycle calls by id: "initialize"
+	pending     map[jsonrpc.ID]string // in-flight lifecycle calls by id: "initialize" or "modern"
 }
 
 func (c *lineConn) SessionID() string { return "" }
@@ -219,8 +219,8 @@ func (c *lineConn) lifecycle(ctx context.Context, req *jsonrpc.Request) (bool, e
 	switch {
 	case req.Method == "initialize" && !initialized && !modern:
 		c.pending[req.ID] = req.Method
-	case modern && req.Method != "server/discover" && req.Method != "initialize":
-		c.initialized = true
+	case modern && !initialized && req.Method != "server/discover" && req.Method != "initialize":
+		c.pending[req.ID] = "modern"
 	}
 	c.mu.Unlock()
 	switch {
@@ -294,7 +294,9 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		c.mu.Lock()
 		if m, ok := c.pending[resp.ID]; ok {
 			delete(c.pending, resp.ID)
-			if m == "initialize" && resp.Error == nil {
+			// A successful initialize, or a successful first request of
+			// the 2026-07-28 protocol, makes the SDK's session exist.
+			if (m == "initialize" || m == "modern") && resp.Error == nil {
 				c.initialized = true
 			}
 		}
