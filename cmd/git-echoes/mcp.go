@@ -27,7 +27,9 @@ func init() { registerCommand("mcp", runMCP) }
 const mcpUsage = `usage: git echoes mcp [--workspace PATH] [--agent NAME] [--memory] [--vault] [--max-output N]
 
 Serve the memory_* (ECC memory vault) and echoes_* (EchoesVault) tools over
-stdio. --memory or --vault serves only that set.
+stdio. --memory or --vault serves only that set, with its resources
+(echoes://page/{name}, echoes://daily/{entry}, ecc-memory://{id}) and
+prompts (echoes-start, echoes-end, memory-handoff).
 
   --workspace PATH   project directory (default: the Git top level of the
                      current directory; the home directory is refused)
@@ -43,8 +45,9 @@ ECC_MEMORY_PROJECT_ROOT, ECC_MEMORY_USER_ROOT.
 
 // mcpMaxLine bounds one inbound JSON-RPC line. ecc-conformance §17.2 caps
 // the memory-only server at 1 MiB; page upserts carry whole pages, so this
-// server allows 4 MiB, still far below the SDK's 16 MiB default.
-const mcpMaxLine = 4 << 20
+// server allows 4 MiB. A longer line is discarded as it is read and
+// answered with -32700.
+const mcpMaxLine = mcpserver.DefaultMaxLine
 
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("git echoes mcp", pflag.ContinueOnError)
@@ -134,8 +137,9 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	leaveSignalsToCommand() // graceful shutdown below instead of exit 130/143
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	transport := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}, MaxLineLength: mcpMaxLine}
-	if err := server.Run(ctx, mcpserver.SerialTransport{Transport: transport}); err != nil && !isShutdown(ctx, err) {
+	// Our line-delimited transport, not the SDK's stream decoder: a bad
+	// line is answered and skipped, never the end of the session.
+	if err := mcpserver.Serve(ctx, server, stdin, stdout, mcpMaxLine); err != nil && !isShutdown(ctx, err) {
 		fmt.Fprintf(stderr, "git echoes mcp: %s\n", err)
 		return exitServeError
 	}
@@ -187,7 +191,3 @@ func sameDir(a, b string) bool {
 	}
 	return ra == rb
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -213,11 +213,15 @@ func ValidateSlug(label, s string) (string, error) {
 }
 
 // ValidateScopes checks a scope list (at most 3, unique, each an enum
-// member) and returns the normalized list; nil or empty gives
-// DefaultScopes.
+// member) and returns the normalized list; nil (no list given) gives
+// DefaultScopes, and an empty list stays empty: it names no scope, so
+// nothing is scanned, as the reference does with "scopes": [].
 func ValidateScopes(scopes []string) ([]string, error) {
-	if len(scopes) == 0 {
+	if scopes == nil {
 		return append([]string(nil), DefaultScopes...), nil
+	}
+	if len(scopes) == 0 {
+		return []string{}, nil
 	}
 	v := validator{forWrite: true}
 	return v.array("scopes", scopes, len(Scopes), func(e any) (string, error) { return v.enum("memory scope", e, Scopes) })

@@ -79,21 +79,35 @@ func TestToolArguments(t *testing.T) {
 	save := tools[0]
 	save.schema = testenv.MustDecode(t, pyjson.Decode, memorySaveSchema)
 	for raw, want := range map[string]string{
-		`[1]`:                           "Invalid arguments for memory_save.",
-		`"x"`:                           "Invalid arguments for memory_save.",
-		`{"title":"\ud800","body":"b"}`: "Invalid arguments for memory_save.", // lone surrogate
-		`{}`:                            "Invalid arguments for memory_save: / required, / required.",
+		`[1]`:                             "Invalid arguments for memory_save.",
+		`"x"`:                             "Invalid arguments for memory_save.",
+		`{"title":"t","tags":["\ud800"]}`: "Invalid arguments for memory_save: / required, /tags/0 pattern.", // lone surrogate, outside title and body
+		`{}`:                              "Invalid arguments for memory_save: / required, / required.",
 		`{"title":"t","body":"b","sourceHarness":"codex"}`:   "Invalid arguments for memory_save: / additionalProperties.",
 		`{"targetHarness":"codex","query":1}`:                "Invalid arguments for memory_save: / required, / required, / additionalProperties.",
 		`{"title":"t","body":"b","source_harness":"claude"}`: "Invalid arguments for memory_save: / additionalProperties.",
 	} {
-		_, err := save.arguments([]byte(raw))
+		_, _, err := save.arguments([]byte(raw))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v, want %q", raw, err, want)
 		}
 	}
-	if args, err := save.arguments(nil); err == nil || args != nil {
+	if args, _, err := save.arguments(nil); err == nil || args != nil {
 		t.Errorf("missing arguments count as {} and then miss required fields: %v", err)
+	}
+	// memory_save takes a lone surrogate in the title or body through to
+	// its run, flagged, which refuses it as a tool error (ecc-conformance §7.1);
+	// the other tools refuse it at decoding.
+	if args, lone, err := save.arguments([]byte(`{"title":"t\ud800","body":"b\udc00"}`)); err != nil || !lone || args == nil {
+		t.Errorf("memory_save with lone surrogates: lone %v, err %v", lone, err)
+	}
+	if _, lone, err := save.arguments([]byte(`{"title":"t","body":"b"}`)); err != nil || lone {
+		t.Errorf("memory_save without lone surrogates: lone %v, err %v", lone, err)
+	}
+	search := tools[1]
+	search.schema = testenv.MustDecode(t, pyjson.Decode, memorySearchSchema)
+	if _, _, err := search.arguments([]byte(`{"query":"\ud800"}`)); err == nil || !strings.Contains(err.Error(), "Invalid arguments for memory_search.") {
+		t.Errorf("memory_search with a lone surrogate: %v", err)
 	}
 }
 

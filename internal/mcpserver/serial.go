@@ -14,7 +14,8 @@ import (
 // (ecc-conformance §17.2). The SDK runs calls concurrently by design, so a
 // client that pipelines a save and a read could otherwise see the read
 // finish first. The next message is not read until the response to the
-// current call has been written. Notifications do not wait.
+// current call has been written. Notifications do not wait, and neither
+// does a subscription (longLived).
 //
 // This server never sends requests of its own to the client, so holding the
 // read side while a call runs cannot deadlock.
@@ -52,7 +53,7 @@ func (c *serialConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		return nil, errConnClosed
 	}
 	msg, err := c.Connection.Read(ctx)
-	if req, ok := msg.(*jsonrpc.Request); err == nil && ok && req.ID.IsValid() {
+	if req, ok := msg.(*jsonrpc.Request); err == nil && ok && req.ID.IsValid() && !longLived(req.Method) {
 		c.mu.Lock()
 		c.inflight = req.ID
 		c.mu.Unlock()
@@ -61,6 +62,12 @@ func (c *serialConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	c.free <- struct{}{}
 	return msg, err
 }
+
+// longLived reports a call that is answered only when the client ends it:
+// subscriptions/listen (protocol 2026-07-28) stays open to carry
+// notifications. Holding the read side until its response would stop the
+// session, so it does not take the token; it runs beside the calls.
+func longLived(method string) bool { return method == "subscriptions/listen" }
 
 func (c *serialConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	err := c.Connection.Write(ctx, msg)

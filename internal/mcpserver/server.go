@@ -2,17 +2,28 @@
 // tools of ecc-conformance §17 (memory_save, memory_search, memory_read,
 // memory_doctor) and EchoesVault tools over the gitvault engine (echoes_*).
 //
-// The official MCP Go SDK does the protocol: framing, the JSON-RPC
-// lifecycle, version negotiation, tools/list. This package owns what the
-// specs fix on top of it: the tool definitions, argument validation with the
-// ecc-conformance §17.5 messages, the server-side identity rules, bounded results and the
-// mapping of vault failures to tool errors that carry no stack traces,
-// paths or secret values.
+// The official MCP Go SDK does the protocol: the JSON-RPC machinery,
+// version negotiation (2024-11-05 to 2026-07-28), tools, resources and
+// prompts. This package owns what the specs fix on top of it: the stdio
+// framing (stdio.go: one line, one message; a bad line is answered, never
+// the end of the session) and the lifecycle answers the SDK gets wrong, one
+// request at a time (serial.go), the tool definitions with their output
+// schemas and structured results, argument validation with the
+// ecc-conformance §17.5 messages, the server-side identity rules, bounded
+// results, the mapping of vault failures to tool errors that carry no stack
+// traces, paths or secret values, and the resources and prompts over the
+// same engines (resources.go, prompts.go).
+//
+// A tool is one entry of memoryTools or vaultTools: an mcp.Tool with its
+// input schema (and output schema) as JSON text, and a run over validated
+// arguments that returns textResult or a tool error; handle adds the
+// structuredContent (structured.go).
 package mcpserver
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -68,12 +79,31 @@ type tool struct {
 	def *mcp.Tool
 	// schema is the parsed input schema the arguments are validated against.
 	schema pyjson.Value
+	// output is the parsed output schema (the tests check every
+	// structuredContent against it).
+	output pyjson.Value
 	// family selects the error flavour: "memory" tools follow ecc-conformance §17.5/ecc-conformance §17.6.
 	family string
 	// preCheck runs before schema validation (identity keys a strict schema
 	// would only call "additionalProperties").
 	preCheck func(args *pyjson.Obj) error
-	run      func(ctx context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error)
+	// loneSurrogates lets arguments with lone surrogate escapes through to
+	// run (each decoded as U+FFFD, flagged for hadLoneSurrogate), so that
+	// the tool can refuse them as its engine refuses other invalid text.
+	// Other tools refuse them at decoding with -32602.
+	loneSurrogates bool
+	run            func(ctx context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error)
+}
+
+// loneSurrogateKey marks, in a run's context, arguments that held a lone
+// surrogate escape.
+type loneSurrogateKey struct{}
+
+// hadLoneSurrogate reports whether the validated arguments of this call
+// held a lone surrogate escape (only for tools with loneSurrogates).
+func hadLoneSurrogate(ctx context.Context) bool {
+	b, _ := ctx.Value(loneSurrogateKey{}).(bool)
+	return b
 }
 
 // New builds the server with the tool sets cfg selects.
@@ -110,6 +140,8 @@ func New(cfg Config) (*mcp.Server, error) {
 			return nil, fmt.Errorf("tool %s: %w", t.def.Name, err)
 		}
 	}
+	registerResources(s, &cfg, tools)
+	registerPrompts(s, &cfg)
 	return s, nil
 }
 
@@ -128,6 +160,21 @@ func register(s *mcp.Server, t *tool) error {
 		return err
 	}
 	t.schema = schema
+	if t.def.OutputSchema == nil {
+		t.def.OutputSchema = json.RawMessage(genericOutputSchema)
+	}
+	rawOut, ok := t.def.OutputSchema.(json.RawMessage)
+	if !ok {
+		return fmt.Errorf("output schema must be JSON text")
+	}
+	out, err := pyjson.Decode(string(rawOut))
+	if err != nil {
+		return fmt.Errorf("parse output schema: %w", err)
+	}
+	if err := checkSchema(out); err != nil {
+		return fmt.Errorf("output schema: %w", err)
+	}
+	t.output = out
 	s.AddTool(t.def, t.handle)
 	return nil
 }
@@ -140,11 +187,17 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.C
 			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: t.failedMessage()}
 		}
 	}()
-	args, err := t.arguments(req.Params.Arguments)
+	args, lone, err := t.arguments(req.Params.Arguments)
 	if err != nil {
 		return nil, err
 	}
-	return t.run(ctx, args)
+	if lone {
+		ctx = context.WithValue(ctx, loneSurrogateKey{}, true)
+	}
+	ctx = context.WithValue(ctx, protocolKey{}, sessionProtocol(req))
+	res, err = t.run(ctx, args)
+	structured(res)
+	return res, err
 }
 
 func (t *tool) failedMessage() string {
@@ -155,32 +208,38 @@ func (t *tool) failedMessage() string {
 }
 
 // arguments decodes and validates tools/call arguments (ecc-conformance §17.5 steps 1-2).
-// Missing arguments count as {}. Decoding uses pyjson, which refuses lone
-// surrogate escapes instead of silently turning them into U+FFFD.
-func (t *tool) arguments(raw json.RawMessage) (*pyjson.Obj, error) {
+// Missing arguments count as {}. Decoding uses pyjson, which reports lone
+// surrogate escapes instead of silently turning them into U+FFFD: they are
+// refused here unless the tool takes them (loneSurrogates), and then lone
+// reports them.
+func (t *tool) arguments(raw json.RawMessage) (args *pyjson.Obj, lone bool, err error) {
 	name := t.def.Name
 	text := strings.TrimSpace(string(raw))
 	if text == "" || text == "null" {
 		text = "{}"
 	}
 	v, err := pyjson.Decode(text)
+	var surrogate *pyjson.LoneSurrogateError
+	if errors.As(err, &surrogate) && t.loneSurrogates {
+		err, lone = nil, true
+	}
 	if err != nil || v.Kind != pyjson.Object {
-		return nil, invalidParams("Invalid arguments for %s.", name)
+		return nil, false, invalidParams("Invalid arguments for %s.", name)
 	}
 	if v.Obj == nil {
 		v.Obj = pyjson.NewObj()
 	}
 	if t.preCheck != nil {
 		if err := t.preCheck(v.Obj); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	var problems []schemaProblem
 	validate(t.schema, v, "", &problems)
 	if len(problems) > 0 {
-		return nil, invalidParams("Invalid arguments for %s: %s.", name, describeProblems(problems))
+		return nil, false, invalidParams("Invalid arguments for %s: %s.", name, describeProblems(problems))
 	}
-	return v.Obj, nil
+	return v.Obj, lone, nil
 }
 
 // invalidParams is a JSON-RPC -32602 error: the request itself is wrong

@@ -52,36 +52,38 @@ func vaultTools(cfg *Config) []*tool {
 	return []*tool{{
 		def: &mcp.Tool{Name: "echoes_status",
 			Description: "Read-only EchoesVault health report: pages, index freshness, invalid frontmatter, conflicts, Git readiness. Changes nothing.",
-			InputSchema: json.RawMessage(echoesStatusSchema), Annotations: withTitle(readOnly, "EchoesVault status")},
+			InputSchema: json.RawMessage(echoesStatusSchema), OutputSchema: json.RawMessage(echoesStatusOutput), Annotations: withTitle(readOnly, "EchoesVault status")},
 		run: v.status,
 	}, {
 		def: &mcp.Tool{Name: "echoes_search",
 			Description: "Literal, case-insensitive search of EchoesVault page bodies; returns file, line and text of each hit.",
-			InputSchema: json.RawMessage(echoesSearchSchema), Annotations: withTitle(readOnly, "Search EchoesVault pages")},
+			InputSchema: json.RawMessage(echoesSearchSchema), OutputSchema: json.RawMessage(echoesSearchOutput), Annotations: withTitle(readOnly, "Search EchoesVault pages")},
 		run: v.search,
 	}, {
 		def: &mcp.Tool{Name: "echoes_read_page",
 			Description: "Read one EchoesVault page with its sha256. Pass that sha256 as expectedSha256 when replacing the page; it is the hash of the whole page even when the returned content is truncated.",
-			InputSchema: json.RawMessage(echoesReadPageSchema), Annotations: withTitle(readOnly, "Read an EchoesVault page")},
+			InputSchema: json.RawMessage(echoesReadPageSchema), OutputSchema: json.RawMessage(echoesReadPageOutput), Annotations: withTitle(readOnly, "Read an EchoesVault page")},
 		run: v.readPage,
 	}, {
 		def: &mcp.Tool{Name: "echoes_upsert_page",
 			Description: "Create or replace one EchoesVault page and refresh the index. Replacing an existing page requires expectedSha256 from echoes_read_page; a stale hash is refused.",
-			InputSchema: json.RawMessage(echoesUpsertSchema),
+			InputSchema: json.RawMessage(echoesUpsertSchema), OutputSchema: json.RawMessage(echoesUpsertOutput),
 			// It replaces a page's whole content; the hash check makes the
-			// replacement deliberate, not harmless.
-			Annotations: &mcp.ToolAnnotations{Title: "Create or replace a page", DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}},
+			// replacement deliberate, not harmless. Repeating a call changes
+			// nothing further: the same content is "unchanged", and a hash
+			// that matched before the first call is stale after it.
+			Annotations: &mcp.ToolAnnotations{Title: "Create or replace a page", DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)}},
 		run: v.upsert,
 	}, {
 		def: &mcp.Tool{Name: "echoes_append",
 			Description: "Append a scratchpad note to today's EchoesVault daily log (a new, uniquely named entry; nothing is overwritten).",
-			InputSchema: json.RawMessage(echoesAppendSchema),
+			InputSchema: json.RawMessage(echoesAppendSchema), OutputSchema: json.RawMessage(echoesAppendOutput),
 			Annotations: &mcp.ToolAnnotations{Title: "Append a daily note", DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}},
 		preCheck: nil, run: v.append,
 	}, {
 		def: &mcp.Tool{Name: "echoes_start",
 			Description: "Start an EchoesVault session: refresh the generated index and return the session context (index and recent session entries) as Markdown.",
-			InputSchema: json.RawMessage(echoesStartSchema),
+			InputSchema: json.RawMessage(echoesStartSchema), OutputSchema: json.RawMessage(echoesStartOutput),
 			// It rewrites only the generated, ignored index and local
 			// session state; repeating it changes nothing further.
 			Annotations: &mcp.ToolAnnotations{Title: "Start a session", DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}},
@@ -89,7 +91,7 @@ func vaultTools(cfg *Config) []*tool {
 	}, {
 		def: &mcp.Tool{Name: "echoes_end",
 			Description: "Finalize the EchoesVault session: write the daily summary and the given pages. Use ONLY after the user explicitly asked to end or save the session, and then set confirmExplicitUserEnd to true; never call it on your own initiative. Existing pages need expectedSha256.",
-			InputSchema: json.RawMessage(echoesEndSchema),
+			InputSchema: json.RawMessage(echoesEndSchema), OutputSchema: json.RawMessage(echoesEndOutput),
 			Annotations: &mcp.ToolAnnotations{Title: "End and save the session", DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}},
 		run: v.end,
 	}}
@@ -105,13 +107,13 @@ func (v *vaultServer) status(_ context.Context, args *pyjson.Obj) (*mcp.CallTool
 	return textResult(truncateLines(pyjson.Pretty(in.JSON()), v.cfg.MaxOutput)), nil
 }
 
-func (v *vaultServer) search(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
+func (v *vaultServer) search(ctx context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	res, err := v.eng().Search(argString(args, "query", ""), argInt(args, "limit", 100))
 	if err != nil {
 		return vaultError(err), nil
 	}
 	hits := res.Hits
-	text, _, ok := fitItems(len(hits), v.cfg.MaxOutput, func(k int) string {
+	text, kept, ok := fitItems(len(hits), v.cfg.MaxOutput, func(k int) string {
 		part := *res
 		part.Hits = hits[:k]
 		o := part.JSON().Obj
@@ -123,7 +125,11 @@ func (v *vaultServer) search(_ context.Context, args *pyjson.Obj) (*mcp.CallTool
 	if !ok {
 		return vaultError(errors.New("The search result does not fit in --max-output; raise it.")), nil
 	}
-	return textResult(text), nil
+	out := textResult(text)
+	if resourceLinksAllowed(ctx) {
+		out.Content = append(out.Content, pageLinks(hits[:kept])...)
+	}
+	return out, nil
 }
 
 // readPage returns whole lines from startLine on, as many as fit. The hash
