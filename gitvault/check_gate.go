@@ -5,12 +5,15 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
+	"github.com/git-echoes/git-echoes/gitvault/memory"
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // The ECC memory vault's committed layout (ecc-seed §surfaces): the team
@@ -216,3 +219,69 @@ func (s *vaultSnapshot) workTreeGate(ws *Workspace) error {
 	}
 	return nil
 }
+
+// memoryFindings reports the ECC memory vault's problems in the snapshot:
+// project-scope memories it holds (they must never be committed), unmerged
+// memory paths, and the team scope validated as the memory readers and
+// doctor read it (memory.CheckFiles).
+func (s *vaultSnapshot) memoryFindings() []Finding {
+	var out []Finding
+	for _, p := range s.gate.projectMem {
+		out = append(out, Finding{Path: p, Rule: ruleMemoryProjectCommitted,
+			Message: "project-scope ECC memory is " + s.localVerb + "; project memories are local operator context " +
+				"and must never be committed (run: git rm --cached -- " + shellQuote(p) + ")"})
+	}
+	for _, p := range s.gate.unmerged {
+		out = append(out, Finding{Path: p, Rule: ruleUnmergedPath,
+			Message: "unresolved merge conflict: resolve the file, then git add it"})
+	}
+	if len(s.gate.team) == 0 && len(s.gate.teamLinks) == 0 {
+		return out
+	}
+	files := make([]memory.GateFile, 0, len(s.gate.team)+len(s.gate.teamLinks))
+	for _, f := range s.gate.team {
+		files = append(files, memory.GateFile{Rel: strings.TrimPrefix(f.path, memoryTeamPrefix), Regular: f.regular, Read: f.read})
+	}
+	for _, p := range s.gate.teamLinks {
+		files = append(files, memory.GateFile{Rel: strings.TrimPrefix(p, memoryTeamPrefix), Symlink: true})
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Rel < files[j].Rel })
+	for _, is := range memory.CheckFiles("team", files) {
+		p := memoryTeamPrefix + is.Rel
+		f := Finding{Path: p, Line: is.Line}
+		switch is.Code {
+		case memory.GateSecret:
+			f.Rule, f.Message = ruleSecret, secretMessage(is.Labels)
+		case memory.DiagInvalidDocument:
+			f.Rule, f.Message = ruleMemoryInvalid, "ECC memory document is invalid or unreadable (ecc.memory.v1); "+memoryReadersSkip
+		case memory.DiagLocationMismatch:
+			f.Rule, f.Message = ruleMemoryInvalid, "ECC memory "+pyjson.ReprString(is.ID)+" does not match its vault location "+
+				"(its scope must be 'team' and its first directory <kind>s/); "+memoryReadersSkip
+		case memory.DiagSuspectedSecret:
+			f.Rule, f.Message = ruleMemoryInvalid, "ECC memory "+pyjson.ReprString(is.ID)+" is quarantined by the memory readers "+
+				"(suspected "+strings.Join(is.Labels, ", ")+"); "+memoryReadersSkip
+		case memory.GateDuplicateID:
+			others := make([]string, len(is.Others))
+			for i, o := range is.Others {
+				others[i] = memoryTeamPrefix + o
+			}
+			f.Rule, f.Message = ruleMemoryDuplicateID, "ECC memory id "+pyjson.ReprString(is.ID)+" is also held by "+
+				strings.Join(others, ", ")+"; reads of it fail as duplicated"
+		case memory.GateBrokenLink:
+			f.Rule, f.Message = ruleMemoryBrokenLink, "ECC memory "+pyjson.ReprString(is.ID)+" links to "+pyjson.ReprString(is.Target)+
+				", which no team memory of this snapshot holds"
+		case memory.GateSymlink:
+			f.Rule, f.Message = ruleMemorySymlink, "symbolic link in the team memory vault: memory readers never follow it and doctor reports it"
+		case memory.GateTruncated:
+			f.Path, f.Rule = strings.TrimSuffix(memoryTeamPrefix, "/"), ruleMemoryTruncated
+			f.Message = fmt.Sprintf("the team memory vault exceeds what a memory scan reads (%d entries, %d MiB, %d directory levels); "+
+				"every memory read becomes incomplete", memory.MaxScanEntries, memory.MaxScanBytes>>20, memory.MaxScanDepth)
+		default:
+			f.Rule, f.Message = ruleMemoryInvalid, "ECC memory check: "+is.Code
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+const memoryReadersSkip = "memory readers skip it and every memory read becomes incomplete"

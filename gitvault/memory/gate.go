@@ -24,6 +24,10 @@ const (
 	GateBrokenLink  = "broken-link"
 	GateSymlink     = "symlink"
 	GateTruncated   = "truncated"
+	// GateSecret is a line of a document holding a known credential shape
+	// (SecretLines over the raw text, which also finds what the read-time
+	// rule misses at the start of a body line, ecc-conformance §10.2).
+	GateSecret = "secret"
 )
 
 // GateIssue is one problem CheckFiles found. It never carries file content:
@@ -38,8 +42,11 @@ type GateIssue struct {
 	// Others are the other files holding the same id (duplicate-id), in
 	// walk order.
 	Others []string
-	// Labels are the credential families of DiagSuspectedSecret.
+	// Labels are the credential families of DiagSuspectedSecret and
+	// GateSecret.
 	Labels []string
+	// Line is the 1-based line of GateSecret.
+	Line int
 }
 
 // CheckFiles validates the files of one scope exactly as the scan reads
@@ -92,6 +99,9 @@ func CheckFiles(scope string, files []GateFile) []GateIssue {
 			continue
 		}
 		bytes += len(text)
+		for _, l := range SecretLines(text) {
+			out = append(out, GateIssue{Rel: rel, Code: GateSecret, Line: l.Line, Labels: l.Labels})
+		}
 		m, err := ParseDocument(text)
 		if err != nil {
 			out = append(out, GateIssue{Rel: rel, Code: DiagInvalidDocument})
