@@ -86,7 +86,7 @@ type CheckResult struct {
 	Rev      string // as requested, for CheckRev
 	Vault    bool   // the snapshot holds an EchoesVault (or local-only files)
 	Pages    int    // pages listed in the snapshot
-	Memories int    // team memory files (.ecc/memory/team/) in the snapshot
+	Memories int    // team memory documents (.ecc/memory/team/) the readers would read
 	Strict   bool   // warnings fail too
 	Findings []Finding
 }
@@ -173,7 +173,7 @@ func (e *Engine) Check(opt CheckOptions) (*CheckResult, error) {
 	res.Findings = snap.validate(opt.Source)
 	res.Vault = snap.hasVault() || len(snap.localOnly) > 0
 	res.Pages = len(snap.pages)
-	res.Memories = len(snap.gate.team)
+	res.Memories = snap.gate.documents
 	if opt.RequireTracked && snap.hasVault() {
 		g, err := readiness(repo, ws.durableCandidates())
 		if err != nil {

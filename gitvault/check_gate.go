@@ -70,6 +70,7 @@ type gateView struct {
 	teamLinks  []string   // symlinks below .ecc/memory/team/ (never read)
 	projectMem []string   // project-scope memories in the index or commit
 	unmerged   []string   // unmerged paths below .ecc/memory/ (index only)
+	documents  int        // team files read as memory documents (set by memoryFindings)
 }
 
 // classify records one Git entry of the source's view: a local-only file,
@@ -246,7 +247,9 @@ func (s *vaultSnapshot) memoryFindings() []Finding {
 		files = append(files, memory.GateFile{Rel: strings.TrimPrefix(p, memoryTeamPrefix), Symlink: true})
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Rel < files[j].Rel })
-	for _, is := range memory.CheckFiles("team", files) {
+	issues, docs := memory.CheckFiles("team", files)
+	s.gate.documents = docs
+	for _, is := range issues {
 		p := memoryTeamPrefix + is.Rel
 		f := Finding{Path: p, Line: is.Line}
 		switch is.Code {

@@ -60,8 +60,9 @@ type GateIssue struct {
 // be sorted by Rel; the issues come in that order (the duplicate and link
 // issues after the per-file ones), with GateTruncated last when the scope
 // exceeds the scan's entry or byte budget, which makes every read of it
-// incomplete (ecc-conformance §13.1).
-func CheckFiles(scope string, files []GateFile) []GateIssue {
+// incomplete (ecc-conformance §13.1). documents counts the files read as
+// memory documents.
+func CheckFiles(scope string, files []GateFile) (issues []GateIssue, documents int) {
 	var out []GateIssue
 	entries := map[string]bool{} // entries the walk visits, for the budget
 	type valid struct {
@@ -88,6 +89,7 @@ func CheckFiles(scope string, files []GateFile) []GateIssue {
 		case !f.Regular || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md"):
 			continue
 		}
+		documents++
 		data, err := f.Read()
 		if err != nil || len(data) > MaxDocumentBytes {
 			out = append(out, GateIssue{Rel: rel, Code: DiagInvalidDocument})
@@ -143,7 +145,7 @@ func CheckFiles(scope string, files []GateFile) []GateIssue {
 	if truncated || len(entries) > MaxScanEntries || bytes > MaxScanBytes {
 		out = append(out, GateIssue{Code: GateTruncated})
 	}
-	return out
+	return out, documents
 }
 
 // walkFate follows the scan's walk (ecc-conformance §11.2) to the file at
