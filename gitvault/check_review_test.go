@@ -117,14 +117,14 @@ func TestCheckReviewRulesEverySource(t *testing.T) {
 		msgs[f.Path+":"+f.Rule] = f.Message
 	}
 	for k, want := range map[string]string{
-		"EchoesVault/pages/secret.md:secret":                         "suspected credential (GitHub token); the value is not shown. Remove it and rotate the credential: once committed it stays in Git history",
-		"EchoesVault/daily/2026-01-01/entry.md:secret":               "suspected credential (AWS access key); the value is not shown. Remove it and rotate the credential: once committed it stays in Git history",
-		"EchoesVault/pages/links.md:wikilink-missing":                "link [[missing-page]] names 'missing-page', which is not a page of the vault",
-		"EchoesVault/pages/links.md:asset-missing":                   "embed ![[gone.png]] names 'gone.png', which is missing from EchoesVault/assets/",
-		".ecc/memory/team/notes/mem_alpha.md:memory-broken-link":        "ECC memory 'mem_alpha' links to 'mem_missing', which no team memory of this snapshot holds",
-		".ecc/memory/team/notes/dup.md:memory-duplicate-id":          "ECC memory id 'mem_beta' is also held by .ecc/memory/team/notes/mem_beta.md; reads of it fail as duplicated",
-		".ecc/memory/team/notes/secret.md:memory-invalid":            "ECC memory 'mem_secret' is quarantined by the memory readers (suspected provider API key); memory readers skip it and every memory read becomes incomplete",
-		".ecc/memory/team/facts/bad.md:memory-invalid":               "ECC memory document is invalid or unreadable (ecc.memory.v1); memory readers skip it and every memory read becomes incomplete",
+		"EchoesVault/pages/secret.md:secret":                              "suspected credential (GitHub token); the value is not shown. Remove it and rotate the credential: once committed it stays in Git history",
+		"EchoesVault/daily/2026-01-01/entry.md:secret":                    "suspected credential (AWS access key); the value is not shown. Remove it and rotate the credential: once committed it stays in Git history",
+		"EchoesVault/pages/links.md:wikilink-missing":                     "link [[missing-page]] names 'missing-page', which is not a page of the vault",
+		"EchoesVault/pages/links.md:asset-missing":                        "embed ![[gone.png]] names 'gone.png', which is missing from EchoesVault/assets/",
+		".ecc/memory/team/notes/mem_alpha.md:memory-broken-link":          "ECC memory 'mem_alpha' links to 'mem_missing', which no team memory of this snapshot holds",
+		".ecc/memory/team/notes/dup.md:memory-duplicate-id":               "ECC memory id 'mem_beta' is also held by .ecc/memory/team/notes/mem_beta.md; reads of it fail as duplicated",
+		".ecc/memory/team/notes/secret.md:memory-invalid":                 "ECC memory 'mem_secret' is quarantined by the memory readers (suspected provider API key); memory readers skip it and every memory read becomes incomplete",
+		".ecc/memory/team/facts/bad.md:memory-invalid":                    "ECC memory document is invalid or unreadable (ecc.memory.v1); memory readers skip it and every memory read becomes incomplete",
 		".ecc/memory/project/notes/mem_proj1.md:memory-project-committed": "project-scope ECC memory is committed; project memories are local operator context and must never be committed (run: git rm --cached -- .ecc/memory/project/notes/mem_proj1.md)",
 	} {
 		if msgs[k] != want {
