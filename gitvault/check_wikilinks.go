@@ -173,8 +173,8 @@ func appendLineLinks(out []wikiLink, line string, n int) []wikiLink {
 }
 
 // linkResolver answers whether a link's target exists in the snapshot.
-// Like Obsidian (and like the page-name collision rule, echoes-conformance
-// §8.3), names compare after NFC and case folding; a bare name resolves to
+// Like Obsidian (and like the page-name collision rule of
+// echoes-conformance §8.3), names compare after NFC and case folding; a bare name resolves to
 // a page stem or to any vault file of that name (with or without its .md),
 // a name with '/' to that path below EchoesVault/, and an embed with a file
 // extension to a file of EchoesVault/assets/ (by name or path) or to that

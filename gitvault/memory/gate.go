@@ -52,7 +52,7 @@ type GateIssue struct {
 // CheckFiles validates the files of one scope exactly as the scan reads
 // them (ecc-conformance §11: dot entries and non-.md files skipped,
 // symlinks skipped and reported, at most MaxScanDepth levels, the
-// document rules of ecc-conformance §6 and §7, the location check, the
+// document rules of ecc-conformance §6 and ecc-conformance §7, the location check, the
 // read-time secret rule of ecc-conformance §10.2), then applies doctor's
 // duplicate-id and broken-link rules (ecc-conformance §14) to the valid
 // documents of that scope alone: a link into another scope counts as
