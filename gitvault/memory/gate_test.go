@@ -103,3 +103,18 @@ func TestWalkFate(t *testing.T) {
 		t.Errorf("entries %v", entries)
 	}
 }
+
+// FuzzSecretHints: a pattern's hint holds whenever its regex matches, so
+// skipping the regex on texts without the hint never misses a credential.
+func FuzzSecretHints(f *testing.F) {
+	for _, s := range []string{"gh" + "p_" + strings.Repeat("a", 16), "enough though", "ghs_", "x gho_" + strings.Repeat("Z", 20) + " y", "ghgh" + "r_" + strings.Repeat("0", 16)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, p := range secretPatterns {
+			if p.re.MatchString(s) && !p.hint(s) {
+				t.Fatalf("%s matches %q but its hint does not", p.Label, s)
+			}
+		}
+	})
+}
