@@ -282,6 +282,19 @@ func (s *vaultSnapshot) markerFindings(src CheckSource) []Finding {
 // cannot exist on Windows. A bad directory is reported once, at its own
 // path, however many files it holds.
 func (s *vaultSnapshot) windowsNameFindings() []Finding {
+	return windowsNameFindings(func(report func(string)) {
+		for _, f := range s.files {
+			report(f.path)
+		}
+		for _, p := range s.unmerged {
+			report(p)
+		}
+	})
+}
+
+// windowsNameFindings reports the paths that each(report) lists with a
+// component that cannot exist on Windows, each bad prefix once.
+func windowsNameFindings(each func(report func(string))) []Finding {
 	var out []Finding
 	seen := map[string]bool{}
 	report := func(p string) {
@@ -294,12 +307,7 @@ func (s *vaultSnapshot) windowsNameFindings() []Finding {
 			Message: "name cannot exist on Windows: " + pyjson.ReprString(path.Base(prefix)) + " (" + reason +
 				"); git checkout fails for every Windows clone, so rename it"})
 	}
-	for _, f := range s.files {
-		report(f.path)
-	}
-	for _, p := range s.unmerged {
-		report(p)
-	}
+	each(report)
 	return out
 }
 
@@ -398,15 +406,17 @@ func linkFindings(p string, links []wikiLink, r *linkResolver) []Finding {
 		}
 		if rule == ruleAssetMissing {
 			out = append(out, Finding{Path: p, Line: l.Line, Rule: rule,
-				Message: "embed ![[" + l.Text + "]] names " + pyjson.ReprString(l.Target) + ", which is missing from " + vaultPrefix + "assets/"})
+				Message: "embed " + pyjson.ReprString("![["+l.Text+"]]") + " names a file missing from " + vaultPrefix + "assets/"})
 			continue
 		}
 		mark := "[["
 		if l.Embed {
 			mark = "![["
 		}
+		// repr: the link text is page content, which may hold control or
+		// bidi characters; repr escapes them.
 		out = append(out, Finding{Path: p, Line: l.Line, Rule: rule,
-			Message: "link " + mark + l.Text + "]] names " + pyjson.ReprString(l.Target) + ", which is not a page of the vault"})
+			Message: "link " + pyjson.ReprString(mark+l.Text+"]]") + " names no page of the vault"})
 	}
 	return out
 }

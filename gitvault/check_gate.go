@@ -239,6 +239,15 @@ func (s *vaultSnapshot) memoryFindings() []Finding {
 	if len(s.gate.team) == 0 && len(s.gate.teamLinks) == 0 {
 		return out
 	}
+	// Team memories are checked out by every clone, Windows ones included.
+	out = append(out, windowsNameFindings(func(report func(string)) {
+		for _, f := range s.gate.team {
+			report(f.path)
+		}
+		for _, p := range s.gate.teamLinks {
+			report(p)
+		}
+	})...)
 	files := make([]memory.GateFile, 0, len(s.gate.team)+len(s.gate.teamLinks))
 	for _, f := range s.gate.team {
 		files = append(files, memory.GateFile{Rel: strings.TrimPrefix(f.path, memoryTeamPrefix), Regular: f.regular, Read: f.read})

@@ -119,8 +119,8 @@ func TestCheckReviewRulesEverySource(t *testing.T) {
 	for k, want := range map[string]string{
 		"EchoesVault/pages/secret.md:secret":                              "suspected credential (GitHub token); the value is not shown. Remove it and rotate the credential: once committed it stays in Git history",
 		"EchoesVault/daily/2026-01-01/entry.md:secret":                    "suspected credential (AWS access key); the value is not shown. Remove it and rotate the credential: once committed it stays in Git history",
-		"EchoesVault/pages/links.md:wikilink-missing":                     "link [[missing-page]] names 'missing-page', which is not a page of the vault",
-		"EchoesVault/pages/links.md:asset-missing":                        "embed ![[gone.png]] names 'gone.png', which is missing from EchoesVault/assets/",
+		"EchoesVault/pages/links.md:wikilink-missing":                     "link '[[missing-page]]' names no page of the vault",
+		"EchoesVault/pages/links.md:asset-missing":                        "embed '![[gone.png]]' names a file missing from EchoesVault/assets/",
 		".ecc/memory/team/notes/mem_alpha.md:memory-broken-link":          "ECC memory 'mem_alpha' links to 'mem_missing', which no team memory of this snapshot holds",
 		".ecc/memory/team/notes/dup.md:memory-duplicate-id":               "ECC memory id 'mem_beta' is also held by .ecc/memory/team/notes/mem_beta.md; reads of it fail as duplicated",
 		".ecc/memory/team/notes/secret.md:memory-invalid":                 "ECC memory 'mem_secret' is quarantined by the memory readers (suspected provider API key); memory readers skip it and every memory read becomes incomplete",
@@ -210,6 +210,28 @@ func TestCheckTeamMemorySymlinkAndDepth(t *testing.T) {
 		res := mustCheck(t, e, CheckOptions{Source: src, Rev: "HEAD"})
 		if got := lineRules(res); !reflect.DeepEqual(got, want) {
 			t.Errorf("%v: findings %q, want %q", src, got, want)
+		}
+	}
+}
+
+// A team memory path that cannot exist on Windows is a windows-name
+// finding like a vault path (staged with plumbing: no such file on disk).
+func TestCheckTeamMemoryWindowsName(t *testing.T) {
+	sb, e := checkRepo(t)
+	root := e.WS.Root
+	blob, err := sb.Run(root, nil, []byte(memDoc("mem_winname", "note", "team", "Aux.")), "hash-object", "-w", "--stdin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sb.Run(root, nil, []byte("100644 "+strings.TrimSpace(blob)+"\t.ecc/memory/team/notes/aux.md\n"), "update-index", "--index-info"); err != nil {
+		t.Fatal(err)
+	}
+	sb.Git(root, "commit", "--no-verify", "-qm", "aux")
+	want := []Finding{{Path: ".ecc/memory/team/notes/aux.md", Rule: ruleWindowsName,
+		Message: "name cannot exist on Windows: 'aux.md' (reserved device name AUX); git checkout fails for every Windows clone, so rename it"}}
+	for _, src := range []CheckSource{CheckStaged, CheckRev} {
+		if res := mustCheck(t, e, CheckOptions{Source: src, Rev: "HEAD"}); !reflect.DeepEqual(res.Findings, want) {
+			t.Errorf("%v: %#v", src, res.Findings)
 		}
 	}
 }

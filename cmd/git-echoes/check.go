@@ -43,7 +43,8 @@ Rules and severities (errors fail the gate; warnings are reported, as
   unmerged-path             error    an unresolved merge in the index
   marker-invalid            error    the protocol marker is unreadable or unsupported
   marker-missing            error    a vault without its protocol marker
-  windows-name              error    a vault path that cannot exist on Windows
+  windows-name              error    a vault or team memory path that cannot
+                                     exist on Windows
   unsafe-name               error    a page name with control or bidi characters
   local-only-committed      error    a local-only file is tracked or committed
   untracked-durable         error    a durable vault file Git does not track
