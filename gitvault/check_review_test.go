@@ -35,7 +35,7 @@ const linksPage = "---\ntype: note\nstack: go\nstatus: active\nsummary: Links.\n
 	"```go\n[[in-fence]]\n```\n" + // 9-11
 	"~~~~\n![[fence.png]]\n~~~~\n" + // 12-14
 	"![[logo.png]] ![[assets/logo.png|100]] ![[gone.png]] ![[good]] \\[[escaped]]\n" + // 15
-	"[[daily/2026-01-01/entry]] [[missing-page|again]] [[raw-note]]\n" // 16
+	"[[daily/2026-01-01/entry]] [[missing-page|again]] [[raw-note]] [[index]]\n" // 16
 
 func reviewFindings() []string {
 	return []string{

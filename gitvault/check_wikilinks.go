@@ -193,6 +193,9 @@ func newLinkResolver(s *vaultSnapshot) *linkResolver {
 	for _, n := range s.pages {
 		r.pages[fold(pageStem(n))] = true
 	}
+	// index.md is generated in every checkout (hydrate) and never committed
+	// (echoes-conformance §11): a link to it resolves in every source.
+	r.paths["index.md"], r.names["index.md"] = true, true
 	for _, f := range s.files {
 		rel := fold(strings.TrimPrefix(f.path, vaultPrefix))
 		r.paths[rel] = true
@@ -232,10 +235,7 @@ func (r *linkResolver) resolves(l wikiLink) (ok bool, rule string) {
 		}
 		return false, ruleAssetMissing
 	}
-	stem := t
-	if strings.HasSuffix(stem, ".md") {
-		stem = stem[:len(stem)-3]
-	}
+	stem := strings.TrimSuffix(t, ".md")
 	if strings.Contains(t, "/") {
 		if r.paths[t] || r.paths[stem+".md"] || r.paths["pages/"+stem+".md"] {
 			return true, ""

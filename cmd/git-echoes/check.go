@@ -26,9 +26,10 @@ line-separator or bidi-control character (rule unsafe-name: the index and the
 session context copy them verbatim), and local-only files (EchoesVault/index.md,
 .echoes-vault/state.json, .echoes-vault/lock, legacy state files, the
 runtime's cache, temporary files of interrupted writes) that are tracked or
-committed. It also scans pages, daily entries and team memories for known
-credential shapes (the finding names the file, line and family, never the
-value), validates the team memories under .ecc/memory/team/ as the memory
+committed. It also scans EchoesVault Markdown files (pages, daily entries, raw
+sources; not the generated index.md) and team memories for known credential
+shapes (the finding names the file, line and family, never the value),
+validates the team memories under .ecc/memory/team/ as the memory
 readers and doctor read them, refuses project-scope memories
 (.ecc/memory/project/) in the index or a commit, and reports [[wikilinks]] to
 missing pages and ![[embeds]] missing from EchoesVault/assets/ (links in code
@@ -49,8 +50,8 @@ Rules and severities (errors fail the gate; warnings are reported, as
   local-only-committed      error    a local-only file is tracked or committed
   untracked-durable         error    a durable vault file Git does not track
                                      (--require-tracked)
-  secret                    error    a known credential shape in a page, daily
-                                     entry or team memory
+  secret                    error    a known credential shape in a vault
+                                     Markdown file or a team memory
   memory-invalid            error    a team memory the readers skip (grammar,
                                      location, quarantined secret)
   memory-duplicate-id       error    two team memories with one id
