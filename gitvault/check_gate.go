@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/git-echoes/git-echoes/gitvault/memory"
+	"github.com/git-echoes/git-echoes/internal/frontmatter"
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
@@ -249,8 +250,16 @@ func (s *vaultSnapshot) memoryFindings() []Finding {
 		}
 	})...)
 	files := make([]memory.GateFile, 0, len(s.gate.team)+len(s.gate.teamLinks))
-	for _, f := range s.gate.team {
-		files = append(files, memory.GateFile{Rel: strings.TrimPrefix(f.path, memoryTeamPrefix), Regular: f.regular, Read: f.read})
+	// The documents CheckFiles reads are kept for the conflict-marker
+	// search (a conflict inside a body still parses as a memory).
+	read := make([][]byte, len(s.gate.team))
+	for i, f := range s.gate.team {
+		files = append(files, memory.GateFile{Rel: strings.TrimPrefix(f.path, memoryTeamPrefix), Regular: f.regular,
+			Read: func() ([]byte, error) {
+				data, err := f.read()
+				read[i] = data
+				return data, err
+			}})
 	}
 	for _, p := range s.gate.teamLinks {
 		files = append(files, memory.GateFile{Rel: strings.TrimPrefix(p, memoryTeamPrefix), Symlink: true})
@@ -292,6 +301,12 @@ func (s *vaultSnapshot) memoryFindings() []Finding {
 			f.Rule, f.Message = ruleMemoryInvalid, "ECC memory check: "+is.Code
 		}
 		out = append(out, f)
+	}
+	for i, data := range read {
+		for _, m := range frontmatter.FindConflictMarkers(string(data)) {
+			out = append(out, Finding{Path: s.gate.team[i].path, Line: m.Line, Rule: ruleConflictMarker,
+				Message: "unresolved Git conflict marker " + pyjson.ReprString(m.Text)})
+		}
 	}
 	return out
 }

@@ -235,3 +235,35 @@ func TestCheckTeamMemoryWindowsName(t *testing.T) {
 		}
 	}
 }
+
+// An unmerged team memory is reported once (not validated stage by
+// stage), like an unmerged vault path.
+func TestCheckTeamMemoryUnmerged(t *testing.T) {
+	sb, e := checkRepo(t)
+	root := e.WS.Root
+	p := filepath.Join(root, ".ecc/memory/team/notes/mem_conflict.md")
+	testenv.WriteFile(t, p, memDoc("mem_conflict", "note", "team", "Base."))
+	sb.Git(root, "add", "-A")
+	sb.Git(root, "commit", "-qm", "base")
+	sb.Git(root, "checkout", "-qb", "side")
+	testenv.WriteFile(t, p, memDoc("mem_conflict", "note", "team", "Side."))
+	sb.Git(root, "commit", "-qam", "side")
+	sb.Git(root, "checkout", "-q", "main")
+	testenv.WriteFile(t, p, memDoc("mem_conflict", "note", "team", "Main."))
+	sb.Git(root, "commit", "-qam", "main")
+	if _, err := sb.Run(root, nil, nil, "merge", "side"); err == nil {
+		t.Fatal("merge should conflict")
+	}
+	res := mustCheck(t, e, CheckOptions{Source: CheckStaged})
+	if got := lineRules(res); !reflect.DeepEqual(got, []string{".ecc/memory/team/notes/mem_conflict.md:0:unmerged-path"}) {
+		t.Errorf("staged: %q", got)
+	}
+	// The work tree holds the conflict markers, in the body, where the
+	// readers would take them for text; the index still says unmerged.
+	res = mustCheck(t, e, CheckOptions{Source: CheckWorkTree})
+	if got := lineRules(res); !reflect.DeepEqual(got, []string{".ecc/memory/team/notes/mem_conflict.md:0:unmerged-path",
+		".ecc/memory/team/notes/mem_conflict.md:17:conflict-marker", ".ecc/memory/team/notes/mem_conflict.md:19:conflict-marker",
+		".ecc/memory/team/notes/mem_conflict.md:21:conflict-marker"}) {
+		t.Errorf("work tree: %q", got)
+	}
+}

@@ -18,7 +18,7 @@ const checkUsage = `usage: git echoes check [--staged | --rev REV] [--format tex
 
 Fail-closed gate for EchoesVault and ECC memory content: validates every page
 (frontmatter, summary), page-name collisions, Git conflict markers in
-EchoesVault/**/*.md, unmerged vault paths, the protocol marker, vault paths
+EchoesVault/**/*.md and team memories, unmerged vault and memory paths, the protocol marker, vault paths
 that cannot exist on Windows (reserved names such as CON or aux.png, the
 characters <>:"|?*, control characters, a trailing '.' or space; rule
 windows-name, reported on every OS), page names holding a control,
