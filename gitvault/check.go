@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"strings"
 
+	"github.com/git-echoes/git-echoes/gitvault/memory"
 	"github.com/git-echoes/git-echoes/internal/frontmatter"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
@@ -66,6 +68,8 @@ type CheckOptions struct {
 	// that the index does not hold (untracked or ignored), so a commit
 	// cannot silently leave a new page behind.
 	RequireTracked bool
+	// Strict makes warnings fail the gate too (CheckResult.OK).
+	Strict bool
 }
 
 // Finding is one reason the snapshot must not be committed or merged.
@@ -82,13 +86,36 @@ type CheckResult struct {
 	Rev      string // as requested, for CheckRev
 	Vault    bool   // the snapshot holds an EchoesVault (or local-only files)
 	Pages    int    // pages listed in the snapshot
+	Memories int    // team memory documents (.ecc/memory/team/) the readers would read
+	Strict   bool   // warnings fail too
 	Findings []Finding
 }
 
-// OK reports whether the snapshot passed.
-func (r *CheckResult) OK() bool { return len(r.Findings) == 0 }
+// OK reports whether the snapshot passed: no error findings, and with
+// Strict no warnings either.
+func (r *CheckResult) OK() bool {
+	if r.Strict {
+		return len(r.Findings) == 0
+	}
+	return r.Errors() == 0
+}
 
-// JSON renders {"ok", "source", ["rev",] "vault", "pages", "findings"}.
+// Errors counts the findings of severity error.
+func (r *CheckResult) Errors() int { return len(r.Findings) - r.Warnings() }
+
+// Warnings counts the findings of severity warning.
+func (r *CheckResult) Warnings() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity() == SeverityWarning {
+			n++
+		}
+	}
+	return n
+}
+
+// JSON renders {"ok", "source", ["rev",] "vault", "pages", "findings"};
+// each finding is {"path", "line", "rule", "severity", "message"}.
 func (r *CheckResult) JSON() pyjson.Value {
 	o := pyjson.NewObj().Set("ok", pyjson.Boolean(r.OK())).Set("source", pyjson.Str(r.Source.String()))
 	if r.Source == CheckRev {
@@ -101,6 +128,7 @@ func (r *CheckResult) JSON() pyjson.Value {
 			Set("path", pyjson.Str(f.Path)).
 			Set("line", pyjson.Int(int64(f.Line))).
 			Set("rule", pyjson.Str(f.Rule)).
+			Set("severity", pyjson.Str(f.Severity().String())).
 			Set("message", pyjson.Str(f.Message)))
 	}
 	return pyjson.ObjectValue(o.Set("findings", pyjson.Arr(fs...)))
@@ -141,10 +169,11 @@ func (e *Engine) Check(opt CheckOptions) (*CheckResult, error) {
 			CheckRev: "revision " + pyjson.ReprString(opt.Rev)}[opt.Source]
 		return nil, wrapf(err, "Cannot read %s: %s", what, err.Error())
 	}
-	res := &CheckResult{Source: opt.Source, Rev: opt.Rev}
+	res := &CheckResult{Source: opt.Source, Rev: opt.Rev, Strict: opt.Strict}
 	res.Findings = snap.validate(opt.Source)
 	res.Vault = snap.hasVault() || len(snap.localOnly) > 0
 	res.Pages = len(snap.pages)
+	res.Memories = snap.gate.documents
 	if opt.RequireTracked && snap.hasVault() {
 		g, err := readiness(repo, ws.durableCandidates())
 		if err != nil {
@@ -200,6 +229,7 @@ func (s *vaultSnapshot) validate(src CheckSource) []Finding {
 		out = append(out, Finding{Path: p, Rule: ruleLocalOnlyCommitted,
 			Message: "local-only file is " + s.localVerb + "; it must never be committed (run: git rm --cached -- " + shellQuote(p) + ")"})
 	}
+	out = append(out, s.memoryFindings()...)
 	if !s.hasVault() {
 		return out
 	}
@@ -252,6 +282,19 @@ func (s *vaultSnapshot) markerFindings(src CheckSource) []Finding {
 // cannot exist on Windows. A bad directory is reported once, at its own
 // path, however many files it holds.
 func (s *vaultSnapshot) windowsNameFindings() []Finding {
+	return windowsNameFindings(func(report func(string)) {
+		for _, f := range s.files {
+			report(f.path)
+		}
+		for _, p := range s.unmerged {
+			report(p)
+		}
+	})
+}
+
+// windowsNameFindings reports the paths that each(report) lists with a
+// component that cannot exist on Windows, each bad prefix once.
+func windowsNameFindings(each func(report func(string))) []Finding {
 	var out []Finding
 	seen := map[string]bool{}
 	report := func(p string) {
@@ -264,12 +307,7 @@ func (s *vaultSnapshot) windowsNameFindings() []Finding {
 			Message: "name cannot exist on Windows: " + pyjson.ReprString(path.Base(prefix)) + " (" + reason +
 				"); git checkout fails for every Windows clone, so rename it"})
 	}
-	for _, f := range s.files {
-		report(f.path)
-	}
-	for _, p := range s.unmerged {
-		report(p)
-	}
+	each(report)
 	return out
 }
 
@@ -306,7 +344,10 @@ func (s *vaultSnapshot) collisionFindings() []Finding {
 }
 
 // contentFindings validates every page (echoes-conformance §9) and searches every other
-// EchoesVault/**/*.md file for conflict markers, in parallel.
+// EchoesVault/**/*.md file for conflict markers, in parallel. The same read
+// scans for credentials (protocol §17) and collects the wikilinks of pages
+// and daily entries (protocol §7.4), which are resolved against the whole
+// snapshot afterwards.
 func (s *vaultSnapshot) contentFindings() []Finding {
 	pageOf := make(map[int]string, len(s.pages))
 	for name, i := range s.pageFile {
@@ -318,45 +359,122 @@ func (s *vaultSnapshot) contentFindings() []Finding {
 			todo = append(todo, i)
 		}
 	}
-	results := make([][]Finding, len(todo))
+	results := make([]fileCheck, len(todo))
 	parallel(len(todo), func(k int) {
 		i := todo[k]
 		name, isPage := pageOf[i]
 		results[k] = checkFile(s.files[i], name, isPage)
 	})
 	var out []Finding
-	for _, r := range results {
-		out = append(out, r...)
+	var resolver *linkResolver
+	for k, r := range results {
+		out = append(out, r.findings...)
+		if len(r.links) == 0 {
+			continue
+		}
+		if resolver == nil {
+			resolver = newLinkResolver(s)
+		}
+		out = append(out, linkFindings(s.files[todo[k]].path, r.links, resolver)...)
 	}
 	return out
 }
 
-func checkFile(f snapFile, name string, isPage bool) []Finding {
+// fileCheck is what checkFile finds in one file.
+type fileCheck struct {
+	findings []Finding
+	links    []wikiLink
+}
+
+// linkFindings reports the links of one file whose target is missing, each
+// target once (at its first line).
+func linkFindings(p string, links []wikiLink, r *linkResolver) []Finding {
+	var out []Finding
+	seen := map[string]bool{}
+	for _, l := range links {
+		key := fold(l.Target)
+		if l.Embed {
+			key = "!" + key
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		ok, rule := r.resolves(l)
+		if ok {
+			continue
+		}
+		if rule == ruleAssetMissing {
+			out = append(out, Finding{Path: p, Line: l.Line, Rule: rule,
+				Message: "embed " + pyjson.ReprString("![["+l.Text+"]]") + " names a file missing from " + vaultPrefix + "assets/"})
+			continue
+		}
+		mark := "[["
+		if l.Embed {
+			mark = "![["
+		}
+		// repr: the link text is page content, which may hold control or
+		// bidi characters; repr escapes them.
+		out = append(out, Finding{Path: p, Line: l.Line, Rule: rule,
+			Message: "link " + pyjson.ReprString(mark+l.Text+"]]") + " names no page of the vault"})
+	}
+	return out
+}
+
+// scansLinks reports whether the file's wikilinks are checked: pages and
+// daily entries (AGENT_PROTOCOL.md holds example links, raw/ holds sources).
+func scansLinks(p string) bool {
+	return strings.HasPrefix(p, vaultPrefix+"pages/") || strings.HasPrefix(p, vaultPrefix+"daily/")
+}
+
+// secretFindings reports the lines of text holding known credential
+// shapes, by family, never the value.
+func secretFindings(p, text string) []Finding {
+	var out []Finding
+	for _, l := range memory.SecretLines(text) {
+		out = append(out, Finding{Path: p, Line: l.Line, Rule: ruleSecret, Message: secretMessage(l.Labels)})
+	}
+	return out
+}
+
+func secretMessage(labels []string) string {
+	return "suspected credential (" + strings.Join(labels, ", ") + "); the value is not shown. Remove it and rotate the credential: " +
+		"once committed it stays in Git history"
+}
+
+func checkFile(f snapFile, name string, isPage bool) fileCheck {
 	data, err := f.read()
 	if err != nil {
-		return []Finding{{Path: f.path, Rule: rulePageInvalid, Message: "Cannot read " + f.path + ": " + readDetail(err)}}
+		return fileCheck{findings: []Finding{{Path: f.path, Rule: rulePageInvalid, Message: "Cannot read " + f.path + ": " + readDetail(err)}}}
 	}
 	text, decodeErr := pytext.DecodeText(data)
 	if decodeErr != nil {
 		if isPage {
-			return []Finding{{Path: f.path, Rule: rulePageInvalid, Message: "Cannot read page " + name + ": " + readDetail(decodeErr)}}
+			return fileCheck{findings: append([]Finding{{Path: f.path, Rule: rulePageInvalid, Message: "Cannot read page " + name + ": " + readDetail(decodeErr)}},
+				secretFindings(f.path, string(data))...)}
 		}
-		// Conflict markers are ASCII: look for them in the raw bytes.
+		// Conflict markers and credentials are ASCII: look for them in the raw bytes.
 		text = string(data)
 	}
+	var res fileCheck
+	if f.path != localOnlyFiles[0] { // index.md: generated from the summaries, and local-only
+		res.findings = secretFindings(f.path, text)
+	}
+	if scansLinks(f.path) && decodeErr == nil {
+		res.links = scanWikilinks(text)
+	}
 	if markers := frontmatter.FindConflictMarkers(text); len(markers) > 0 {
-		out := make([]Finding, len(markers))
-		for i, m := range markers {
-			out[i] = Finding{Path: f.path, Line: m.Line, Rule: ruleConflictMarker,
-				Message: "unresolved Git conflict marker " + pyjson.ReprString(m.Text)}
+		for _, m := range markers {
+			res.findings = append(res.findings, Finding{Path: f.path, Line: m.Line, Rule: ruleConflictMarker,
+				Message: "unresolved Git conflict marker " + pyjson.ReprString(m.Text)})
 		}
-		return out
+		return res
 	}
 	if !isPage {
-		return nil
+		return res
 	}
 	if _, err := parsePage(text, true, false); err != nil {
-		return []Finding{{Path: f.path, Rule: rulePageInvalid, Message: "Invalid page " + name + ": " + ErrorMessage(err)}}
+		res.findings = append(res.findings, Finding{Path: f.path, Rule: rulePageInvalid, Message: "Invalid page " + name + ": " + ErrorMessage(err)})
 	}
-	return nil
+	return res
 }

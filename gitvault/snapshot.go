@@ -34,6 +34,7 @@ type vaultSnapshot struct {
 	unmerged  []string       // unmerged vault paths (index only)
 	// localVerb says how a local-only file got into the snapshot, for messages.
 	localVerb string
+	gate      gateView // what the gate reads outside EchoesVault/ (check_gate.go)
 }
 
 const vaultPrefix = "EchoesVault/"
@@ -98,6 +99,9 @@ func workTreeSnapshot(ws *Workspace, repo *gitrepo.Repo) (*vaultSnapshot, error)
 			return nil, fmt.Errorf("walk %s: %w", ws.Vault, err)
 		}
 	}
+	if err := s.workTreeGate(ws); err != nil {
+		return nil, err
+	}
 	if repo != nil {
 		if err := s.indexView(repo, false); err != nil {
 			return nil, err
@@ -122,23 +126,14 @@ func indexSnapshot(repo *gitrepo.Repo) (*vaultSnapshot, error) {
 // indexView records the local-only files the index holds and, when files
 // is set, takes the vault's files from the index.
 func (s *vaultSnapshot) indexView(repo *gitrepo.Repo, files bool) error {
-	for _, p := range localOnlyFiles {
-		entries, err := repo.StagedFiles(p)
-		if err != nil {
-			return err
-		}
-		for _, e := range entries {
-			if e.Path == p && !e.IntentToAdd {
-				s.localOnly = append(s.localOnly, p)
-				break
-			}
-		}
-	}
 	if !files {
-		return nil
+		return s.indexGate(repo, nil, false)
 	}
 	entries, err := repo.StagedFiles(strings.TrimSuffix(vaultPrefix, "/"))
 	if err != nil {
+		return err
+	}
+	if err := s.indexGate(repo, entries, true); err != nil {
 		return err
 	}
 	read := serialReads()
@@ -176,17 +171,8 @@ func treeSnapshot(repo *gitrepo.Repo, rev string) (*vaultSnapshot, error) {
 			s.files = append(s.files, snapFile{path: e.Path, regular: isBlobMode(e.Mode), read: read(e.Read)})
 		}
 	}
-	for _, p := range localOnlyFiles {
-		if strings.HasPrefix(p, vaultPrefix) {
-			continue // already in files
-		}
-		entries, err := repo.TreeFiles(rev, p)
-		if err != nil {
-			return nil, err
-		}
-		if len(entries) == 1 && entries[0].Path == p {
-			s.localOnly = append(s.localOnly, p)
-		}
+	if err := s.treeGate(repo, rev); err != nil {
+		return nil, err
 	}
 	s.finish()
 	return s, nil

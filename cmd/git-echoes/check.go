@@ -14,19 +14,54 @@ import (
 
 func init() { registerCommand("check", runCheck) }
 
-const checkUsage = `usage: git echoes check [--staged | --rev REV] [--format text|json|github] [--require-tracked] [--workspace PATH]
+const checkUsage = `usage: git echoes check [--staged | --rev REV] [--format text|json|github] [--strict] [--require-tracked] [--workspace PATH]
 
-Fail-closed gate for EchoesVault content: validates every page (frontmatter,
-summary), page-name collisions, Git conflict markers in EchoesVault/**/*.md,
-unmerged vault paths, the protocol marker, vault paths that cannot exist on
-Windows (reserved names such as CON or aux.png, the characters <>:"|?*,
-control characters, a trailing '.' or space; rule windows-name, reported on
-every OS), page names holding a control, line-separator or bidi-control
-character (rule unsafe-name: the index and the session context copy them
-verbatim), and local-only files (EchoesVault/index.md,
-.echoes-vault/state.json, .echoes-vault/lock, legacy state files) that are
-tracked or committed. A repository without a vault passes, so the gate can
-run everywhere.
+Fail-closed gate for EchoesVault and ECC memory content: validates every page
+(frontmatter, summary), page-name collisions, Git conflict markers in
+EchoesVault/**/*.md and team memories, unmerged vault and memory paths, the protocol marker, vault paths
+that cannot exist on Windows (reserved names such as CON or aux.png, the
+characters <>:"|?*, control characters, a trailing '.' or space; rule
+windows-name, reported on every OS), page names holding a control,
+line-separator or bidi-control character (rule unsafe-name: the index and the
+session context copy them verbatim), and local-only files (EchoesVault/index.md,
+.echoes-vault/state.json, .echoes-vault/lock, legacy state files, the
+runtime's cache, temporary files of interrupted writes) that are tracked or
+committed. It also scans EchoesVault Markdown files (pages, daily entries, raw
+sources; not the generated index.md) and team memories for known credential
+shapes (the finding names the file, line and family, never the value),
+validates the team memories under .ecc/memory/team/ as the memory
+readers and doctor read them, refuses project-scope memories
+(.ecc/memory/project/) in the index or a commit, and reports [[wikilinks]] to
+missing pages and ![[embeds]] missing from EchoesVault/assets/ (links in code
+spans and fenced code blocks are not links). A repository without a vault
+passes, so the gate can run everywhere.
+
+Rules and severities (errors fail the gate; warnings are reported, as
+::warning annotations with --format github, and fail only with --strict):
+  page-invalid              error    a page's frontmatter or summary is invalid
+  name-collision            error    page names equal after NFC and case folding
+  conflict-marker           error    an unresolved Git conflict marker
+  unmerged-path             error    an unresolved merge in the index
+  marker-invalid            error    the protocol marker is unreadable or unsupported
+  marker-missing            error    a vault without its protocol marker
+  windows-name              error    a vault or team memory path that cannot
+                                     exist on Windows
+  unsafe-name               error    a page name with control or bidi characters
+  local-only-committed      error    a local-only file is tracked or committed
+  untracked-durable         error    a durable vault file Git does not track
+                                     (--require-tracked)
+  secret                    error    a known credential shape in a vault
+                                     Markdown file or a team memory
+  memory-invalid            error    a team memory the readers skip (grammar,
+                                     location, quarantined secret)
+  memory-duplicate-id       error    two team memories with one id
+  memory-truncated          error    the team vault exceeds the memory scan's
+                                     budget, so every memory read is incomplete
+  memory-project-committed  error    a project-scope memory is tracked or committed
+  memory-broken-link        warning  a team memory links to an id no team memory holds
+  memory-symlink            warning  a symbolic link in the team memory vault
+  wikilink-missing          warning  a [[link]] to a page that does not exist
+  asset-missing             warning  an ![[embed]] missing from EchoesVault/assets/
 
 Sources (one snapshot, read-only):
   (default)          the work tree; local-only files are checked against the index
@@ -36,12 +71,13 @@ Sources (one snapshot, read-only):
 
 Options:
   --format FORMAT    text (default), json, or github (workflow-command annotations)
+  --strict           warnings fail the gate too
   --require-tracked  also fail when durable vault files in the work tree are not
                      tracked by Git (not with --rev)
   --workspace PATH   workspace directory (default: current directory)
 
 Exit status:
-  0  no findings (or no EchoesVault here)
+  0  no error findings (warnings allowed unless --strict), or no vault here
   1  findings: the snapshot must not be committed or merged as is
   2  usage error, or the snapshot could not be read (not a Git work tree,
      unreadable repository, unknown revision): the gate fails closed
@@ -59,6 +95,7 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	rev := fs.String("rev", "", "")
 	format := fs.String("format", "text", "")
 	requireTracked := fs.Bool("require-tracked", false, "")
+	strict := fs.Bool("strict", false, "")
 	workspace := fs.String("workspace", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -70,7 +107,7 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		return checkUsageError(stderr, "unexpected arguments: "+strings.Join(fs.Args(), " "))
 	}
-	opt := gitvault.CheckOptions{RequireTracked: *requireTracked}
+	opt := gitvault.CheckOptions{RequireTracked: *requireTracked, Strict: *strict}
 	switch {
 	case *staged && fs.Changed("rev"):
 		return checkUsageError(stderr, "--staged and --rev are mutually exclusive")
@@ -146,38 +183,63 @@ func renderCheck(res *gitvault.CheckResult, format string) string {
 	}
 	var b strings.Builder
 	for _, f := range res.Findings {
+		// Errors keep the bytes they always had; warnings say so.
+		sev := ""
+		if f.Severity() == gitvault.SeverityWarning {
+			sev = "warning: "
+		}
 		if f.Line > 0 {
-			fmt.Fprintf(&b, "%s:%d: %s: %s\n", f.Path, f.Line, f.Rule, f.Message)
+			fmt.Fprintf(&b, "%s:%d: %s%s: %s\n", f.Path, f.Line, sev, f.Rule, f.Message)
 		} else {
-			fmt.Fprintf(&b, "%s: %s: %s\n", f.Path, f.Rule, f.Message)
+			fmt.Fprintf(&b, "%s: %s%s: %s\n", f.Path, sev, f.Rule, f.Message)
 		}
 	}
 	b.WriteString(checkSummary(res))
 	return b.String()
 }
 
-func checkSummary(res *gitvault.CheckResult) string {
-	switch {
-	case !res.Vault:
-		return "git echoes check: no EchoesVault here (" + sourceLabel(res) + ")\n"
-	case res.OK():
-		return fmt.Sprintf("git echoes check: ok (%s, %d pages)\n", sourceLabel(res), res.Pages)
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
 	}
-	noun := "findings"
-	if len(res.Findings) == 1 {
-		noun = "finding"
-	}
-	return fmt.Sprintf("git echoes check: %d %s in the %s; fix them before committing\n", len(res.Findings), noun, sourceLabel(res))
+	return fmt.Sprintf("%d %s", n, many)
 }
 
-// githubAnnotation renders one finding as a GitHub Actions workflow command.
+func checkSummary(res *gitvault.CheckResult) string {
+	warnings := res.Warnings()
+	memories := ""
+	if res.Memories > 0 {
+		memories = ", " + plural(res.Memories, "team memory file", "team memory files")
+	}
+	switch {
+	case !res.Vault && len(res.Findings) == 0 && res.Memories == 0:
+		return "git echoes check: no EchoesVault here (" + sourceLabel(res) + ")\n"
+	case len(res.Findings) == 0:
+		return fmt.Sprintf("git echoes check: ok (%s, %d pages%s)\n", sourceLabel(res), res.Pages, memories)
+	case res.OK():
+		return fmt.Sprintf("git echoes check: ok with %s (%s, %d pages%s)\n",
+			plural(warnings, "warning", "warnings"), sourceLabel(res), res.Pages, memories)
+	}
+	found := plural(len(res.Findings), "finding", "findings")
+	if warnings > 0 {
+		found += " (" + plural(warnings, "warning", "warnings")
+		if res.Strict {
+			found += ", failing with --strict"
+		}
+		found += ")"
+	}
+	return fmt.Sprintf("git echoes check: %s in the %s; fix them before committing\n", found, sourceLabel(res))
+}
+
+// githubAnnotation renders one finding as a GitHub Actions workflow command:
+// ::error for errors, ::warning for warnings.
 func githubAnnotation(f gitvault.Finding) string {
 	props := "file=" + escapeGitHubProperty(f.Path)
 	if f.Line > 0 {
 		props += fmt.Sprintf(",line=%d", f.Line)
 	}
 	props += ",title=" + escapeGitHubProperty(f.Rule)
-	return "::error " + props + "::" + escapeGitHubData(f.Message) + "\n"
+	return "::" + f.Severity().String() + " " + props + "::" + escapeGitHubData(f.Message) + "\n"
 }
 
 // escapeGitHubData escapes a workflow command's message as the Actions

@@ -178,7 +178,7 @@ func buildTopics() {
 			compl: complSpec{flags: []complFlag{
 				{name: "--staged"}, {name: "--rev", value: valRefs},
 				{name: "--format", value: valChoices, choices: []string{"text", "json", "github"}},
-				{name: "--require-tracked"}, workspace}}},
+				{name: "--strict"}, {name: "--require-tracked"}, workspace}}},
 		&helpTopic{name: "hooks", summary: "pre-commit / pre-merge-commit check, post-merge hydrate",
 			text: gitHooksUsage, section: secGit, page: "git-echoes-hooks",
 			compl: complSpec{anywhere: true, flags: []complFlag{{name: "--force"}, workspace},

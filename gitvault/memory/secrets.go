@@ -38,6 +38,24 @@ func hasSkDash(s string) bool {
 	return false
 }
 
+// hasGhToken reports whether s holds "gh" followed by one of "pors" and
+// '_', which every GitHub token match contains; "gh" alone is in ordinary
+// words ("enough", "though"), and the regex's leading \b gives RE2 no
+// literal to skip ahead on.
+func hasGhToken(s string) bool {
+	for i := strings.Index(s, "gh"); i >= 0; {
+		if i+3 < len(s) && strings.IndexByte("pors", s[i+2]) >= 0 && s[i+3] == '_' {
+			return true
+		}
+		j := strings.Index(s[i+1:], "gh")
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return false
+}
+
 var secretPatterns = []secretPattern{
 	// JavaScript's non-Unicode "i" flag folds ASCII letters only; RE2's
 	// (?i) would also fold U+017F into s and U+212A into k, so the case
@@ -46,7 +64,7 @@ var secretPatterns = []secretPattern{
 	{"Stripe key", regexp.MustCompile(`\b(?:sk|rk)_live_[A-Za-z0-9]{16,}\b`), has("_live_")},
 	{"npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{20,}\b`), has("npm_")},
 	{"Hugging Face token", regexp.MustCompile(`\bhf_[A-Za-z0-9]{20,}\b`), has("hf_")},
-	{"GitHub token", regexp.MustCompile(`\bgh[pors]_[A-Za-z0-9]{16,}\b`), has("gh")},
+	{"GitHub token", regexp.MustCompile(`\bgh[pors]_[A-Za-z0-9]{16,}\b`), hasGhToken},
 	{"GitHub token", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{16,}\b`), has("github_pat_")},
 	{"Google API key", regexp.MustCompile(`\bAIza[A-Za-z0-9_-]{16,}\b`), has("AIza")},
 	{"Slack token", regexp.MustCompile(`\bxox[baprs]-[A-Za-z0-9-]{10,}\b`), has("xox")},
