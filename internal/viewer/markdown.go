@@ -263,8 +263,17 @@ func renderPlainLink(w util.BufWriter, _ []byte, node ast.Node, entering bool) (
 		}
 		return ast.WalkSkipChildren, nil
 	}
+	if entering && !n.HasChildren() { // an autolink: the address alone
+		_, _ = w.WriteString(`<span class="ext"><code>`)
+		_, _ = w.Write(esc(n.Dest))
+		_, _ = w.WriteString(`</code></span>`)
+		return ast.WalkSkipChildren, nil
+	}
 	if entering {
 		_, _ = w.WriteString(`<span class="ext">`)
+		return ast.WalkContinue, nil
+	}
+	if !n.HasChildren() {
 		return ast.WalkContinue, nil
 	}
 	if n.Dest != "" {
