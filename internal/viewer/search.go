@@ -10,9 +10,9 @@ import (
 )
 
 // LiteralSearch is the Searcher of today: pages by the literal,
-// case-insensitive line search of `git echoes search` (echoes-conformance
-// §15.7), memories by the lexical search of `git echoes memory search`
-// (ecc-conformance §12), over the viewer's scopes.
+// case-insensitive line search of `git echoes search`
+// (echoes-conformance §15.7), memories by the lexical search of
+// `git echoes memory search` (ecc-conformance §12), over the viewer's scopes.
 type LiteralSearch struct {
 	Engine *gitvault.Engine
 	Roots  *memory.Roots
