@@ -16,7 +16,8 @@ import (
 )
 
 // Vault Markdown is untrusted. The renderer is goldmark without
-// html.WithUnsafe, so raw HTML blocks and inline HTML are dropped; on top of
+// html.WithUnsafe, and raw HTML blocks and inline HTML are shown as escaped
+// text (renderRawHTML, renderHTMLBlock: never markup); on top of
 // that every link and image is resolved here: a destination becomes an href
 // only when it names a page or an asset of this vault, and is otherwise shown
 // as text (no javascript:, data: or external URL ever becomes a link or a
@@ -202,12 +203,48 @@ func (safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindPlainLink, renderPlainLink)
 	reg.Register(ast.KindLink, renderLink)
 	reg.Register(ast.KindImage, renderImage)
+	reg.Register(ast.KindRawHTML, renderRawHTML)
+	reg.Register(ast.KindHTMLBlock, renderHTMLBlock)
 	reg.Register(ast.KindAutoLink, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if entering {
 			_, _ = w.Write(util.EscapeHTML(n.(*ast.AutoLink).Label(src)))
 		}
 		return ast.WalkSkipChildren, nil
 	})
+}
+
+// renderRawHTML shows inline HTML as what it is, text: the reader sees
+// that the page holds markup, and none of it is interpreted.
+func renderRawHTML(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	n := node.(*ast.RawHTML)
+	_, _ = w.WriteString(`<code class="rawhtml">`)
+	for i := 0; i < n.Segments.Len(); i++ {
+		seg := n.Segments.At(i)
+		_, _ = w.Write(util.EscapeHTML(seg.Value(src)))
+	}
+	_, _ = w.WriteString(`</code>`)
+	return ast.WalkSkipChildren, nil
+}
+
+// renderHTMLBlock shows an HTML block as escaped, preformatted text.
+func renderHTMLBlock(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.HTMLBlock)
+	_, _ = w.WriteString(`<pre class="rawhtml"><code>`)
+	for i := 0; i < n.Lines().Len(); i++ {
+		line := n.Lines().At(i)
+		_, _ = w.Write(util.EscapeHTML(line.Value(src)))
+	}
+	if n.HasClosure() {
+		_, _ = w.Write(util.EscapeHTML(n.ClosureLine.Value(src)))
+	}
+	_, _ = w.WriteString(`</code></pre>` + "\n")
+	return ast.WalkContinue, nil
 }
 
 func esc(s string) []byte { return util.EscapeHTML([]byte(s)) }

@@ -81,8 +81,11 @@ func TestRenderMarkdown(t *testing.T) {
 		{"[x](javascript:alert(1))", `<p><span class="ext">x <code>(javascript:alert(1))</code></span></p>`},
 		{"[x](//e.com/a.md)", `<p><span class="ext">x <code>(//e.com/a.md)</code></span></p>`},
 		{"<https://e.com/>", `<p><span class="ext"><code>https://e.com/</code></span></p>`},
-		{"<b>bold</b>", `<p><!-- raw HTML omitted -->bold<!-- raw HTML omitted --></p>`},
-		{"<script>alert(1)</script>", `<!-- raw HTML omitted -->`},
+		{"<b>bold</b>", `<p><code class="rawhtml">&lt;b&gt;</code>bold<code class="rawhtml">&lt;/b&gt;</code></p>`},
+		{"<script>alert(1)</script>", `<pre class="rawhtml"><code>&lt;script&gt;alert(1)&lt;/script&gt;</code></pre>`},
+		{"<div onclick=\"x\">\n*a*\n</div>", `<pre class="rawhtml"><code>&lt;div onclick=&quot;x&quot;&gt;
+*a*
+&lt;/div&gt;</code></pre>`},
 		{"`[[known]]`", `<p><code>[[known]]</code></p>`},
 		{"[[a\" onclick=\"x]]", `<p><span class="broken" title="missing page">a&quot; onclick=&quot;x <span class="tag">missing page</span></span></p>`},
 	} {

@@ -13,11 +13,15 @@ import (
 
 type historyFunc func(ctx context.Context, slug string) ([]Revision, error)
 
-func (f historyFunc) PageHistory(ctx context.Context, slug string) ([]Revision, error) { return f(ctx, slug) }
+func (f historyFunc) PageHistory(ctx context.Context, slug string) ([]Revision, error) {
+	return f(ctx, slug)
+}
 
 type reviewFunc func(ctx context.Context, from, to string) (*Review, error)
 
-func (f reviewFunc) Review(ctx context.Context, from, to string) (*Review, error) { return f(ctx, from, to) }
+func (f reviewFunc) Review(ctx context.Context, from, to string) (*Review, error) {
+	return f(ctx, from, to)
+}
 
 type rankedSearch struct{ got SearchQuery }
 
