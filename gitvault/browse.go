@@ -55,7 +55,7 @@ func (e *Engine) BrowsePages() ([]BrowsePage, error) {
 		return func(i int) {
 			p := &out[i]
 			p.Name = names[i]
-			p.Slug = pytext.NFC(pageStem(names[i]))
+			p.Slug = PageSlug(names[i])
 			var err error
 			buf, err = read(names[i], buf)
 			if err != nil {
@@ -73,6 +73,19 @@ func (e *Engine) BrowsePages() ([]BrowsePage, error) {
 	})
 	return out, nil
 }
+
+// PageNames lists the page files of the work tree in listing order, without
+// reading them: enough to resolve [[links]].
+func (e *Engine) PageNames() ([]string, error) {
+	names, err := dirSource{e.WS.Pages}.PageNames()
+	if err != nil {
+		return nil, wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, osDetail(err))
+	}
+	return names, nil
+}
+
+// PageSlug is the NFC stem of a page file name: its [[wikilink]] target.
+func PageSlug(name string) string { return pytext.NFC(pageStem(name)) }
 
 // browseParse fills the metadata and body of p from p.Text.
 func browseParse(p *BrowsePage) {

@@ -280,7 +280,7 @@ func TestBrowser(t *testing.T) {
 			if strings.Contains(state, `"title":"pwned"`) {
 				t.Errorf("a script ran: %s", state)
 			}
-			shot := run(t, ctx, "screenshot", chromedp.FullScreenshot(90))
+			shot := run(t, ctx, "screenshot", chromedp.FullScreenshot(100))
 			if err := os.WriteFile(filepath.Join(shots, v.name+".png"), shot, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -300,18 +300,15 @@ func TestBrowser(t *testing.T) {
 	// Links work: a wikilink, a backlink, a graph node and a filter.
 	run(t, ctx, "navigate", chromedp.Navigate(p.base+"/page/auth-architecture"))
 	run(t, ctx, "click the wikilink", chromedp.Click(chromedp.CSS("a.wikilink[href='/page/session-tokens']")))
+	waitLocation(t, ctx, p.base+"/page/session-tokens")
 	run(t, ctx, "wait", chromedp.WaitVisible(chromedp.CSS("ul.backlinks")))
-	if loc := run(t, ctx, "location", chromedp.Location()); loc != p.base+"/page/session-tokens" {
-		t.Errorf("the wikilink led to %q", loc)
-	}
 	run(t, ctx, "click the backlink", chromedp.Click(chromedp.CSS("ul.backlinks a")))
+	waitLocation(t, ctx, p.base+"/page/auth-architecture")
 	run(t, ctx, "wait", chromedp.WaitVisible(chromedp.CSS("#body")))
-	if loc := run(t, ctx, "location", chromedp.Location()); loc != p.base+"/page/auth-architecture" {
-		t.Errorf("the backlink led to %q", loc)
-	}
 	run(t, ctx, "navigate", chromedp.Navigate(p.base+"/memories"))
 	run(t, ctx, "choose a kind", chromedp.SetValue(chromedp.CSS("select[name=kind]"), "fact"))
 	run(t, ctx, "submit the filter", chromedp.Click(chromedp.CSS(".filters button")))
+	waitLocation(t, ctx, p.base+"/memories?kind=fact&scope=&harness=&tag=")
 	run(t, ctx, "wait", chromedp.WaitVisible(chromedp.CSS("table.list")))
 	if text := run(t, ctx, "text", chromedp.Text(chromedp.CSS("#main"))); !strings.Contains(text, "1 of 3 memories") {
 		t.Errorf("the kind filter shows %q", text)
@@ -337,6 +334,21 @@ func TestBrowser(t *testing.T) {
 	}
 	bl2.take() // the 401 is reported by the browser as an error: expected here
 	p.stop(t)
+}
+
+// waitLocation waits until the page's address is want and the document has
+// loaded (a click starts a navigation that has not yet happened).
+func waitLocation(t *testing.T, ctx context.Context, want string) {
+	t.Helper()
+	var loc, state string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		loc = run(t, ctx, "location", chromedp.Location())
+		state = run(t, ctx, "readyState", chromedp.Evaluate[string]("document.readyState"))
+		if loc == want && state == "complete" {
+			return
+		}
+	}
+	t.Fatalf("location %q (%s), want %q", loc, state, want)
 }
 
 // checkAllLinks loads every same-origin href of the given views in the

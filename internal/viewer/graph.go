@@ -239,8 +239,14 @@ func subgraph(nodes []*gnode, adj [][]int, keep []bool, focus int) ([]*gnode, []
 	return out, outAdj, nf
 }
 
-// spacing is the distance between neighbouring nodes on a ring.
-const spacing = 28.0
+// spacing is the distance between neighbouring nodes on a ring: wider
+// when the labels are drawn.
+func spacing(n int) float64 {
+	if n <= labelLimit {
+		return 90
+	}
+	return 28
+}
 
 // layout places every node: rings around a root per component (the focus,
 // else the best-connected node), components packed in rows.
@@ -279,8 +285,8 @@ func layout(nodes []*gnode, adj [][]int, focus int) {
 	type box struct{ w, h float64 }
 	boxes := make([]box, len(comps))
 	for c, members := range comps {
-		radius := ringLayout(nodes, adj, members)
-		boxes[c] = box{2*radius + spacing, 2*radius + spacing}
+		radius := ringLayout(nodes, adj, members, spacing(n))
+		boxes[c] = box{2*radius + spacing(n), 2*radius + spacing(n)}
 	}
 	// Shelf packing: rows up to a width that keeps the drawing roughly square.
 	area := 0.0
@@ -306,7 +312,7 @@ func layout(nodes []*gnode, adj [][]int, focus int) {
 
 // ringLayout places members (breadth-first from members[0]) on rings around
 // the origin, each child near its parent's angle, and returns the radius.
-func ringLayout(nodes []*gnode, adj [][]int, members []int) float64 {
+func ringLayout(nodes []*gnode, adj [][]int, members []int, spacing float64) float64 {
 	root := members[0]
 	dist := map[int]int{root: 0}
 	parent := map[int]int{}
@@ -345,6 +351,9 @@ func ringLayout(nodes []*gnode, adj [][]int, members []int) float64 {
 	return radius
 }
 
+// maxGraphPixels is the largest side of a drawing before it is scaled down.
+const maxGraphPixels = 6000.0
+
 // labelLimit is the most nodes drawn with visible labels; every node has
 // its name as an SVG <title> (a tooltip, and its accessible name).
 const labelLimit = 200
@@ -361,12 +370,18 @@ func drawSVG(nodes []*gnode, adj [][]int, focus int) template.HTML {
 		maxX, maxY = math.Max(maxX, n.X), math.Max(maxY, n.Y)
 	}
 	pad := 60.0
+	if len(nodes) <= labelLimit {
+		pad = 160 // room for the labels right of the last nodes
+	}
 	w, h := maxX-minX+2*pad, maxY-minY+2*pad
+	// One unit is one CSS pixel (the drawing scrolls), down to a quarter
+	// for very large graphs, whose labels are not drawn.
+	scale := math.Max(0.25, math.Min(1, maxGraphPixels/math.Max(w, h)))
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 	var b strings.Builder
 	b.Grow(len(nodes)*160 + 64)
 	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-labelledby="graph-title" viewBox="`)
-	b.WriteString(f(minX-pad) + " " + f(minY-pad) + " " + f(w) + " " + f(h) + `" width="100%" preserveAspectRatio="xMidYMin meet">`)
+	b.WriteString(f(minX-pad) + " " + f(minY-pad) + " " + f(w) + " " + f(h) + `" width="` + f(w*scale) + `" height="` + f(h*scale) + `">`)
 	b.WriteString(`<title id="graph-title">Link graph: ` + strconv.Itoa(len(nodes)) + ` nodes</title>`)
 	b.WriteString(`<path class="edges" d="`)
 	for i, a := range adj {

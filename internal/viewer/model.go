@@ -32,6 +32,24 @@ func (s *Server) loadPages() (*pageSet, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newPageSet(pages, true), nil
+}
+
+// loadPageNames is loadPages without reading the pages: enough to resolve
+// links (no bodies, no backlinks).
+func (s *Server) loadPageNames() (*pageSet, error) {
+	names, err := s.cfg.Engine.PageNames()
+	if err != nil {
+		return nil, err
+	}
+	pages := make([]gitvault.BrowsePage, len(names))
+	for i, n := range names {
+		pages[i] = gitvault.BrowsePage{Name: n, Slug: gitvault.PageSlug(n)}
+	}
+	return newPageSet(pages, false), nil
+}
+
+func newPageSet(pages []gitvault.BrowsePage, withLinks bool) *pageSet {
 	ps := &pageSet{pages: pages, bySlug: make(map[string]int, len(pages)), byFold: make(map[string]int, len(pages)),
 		out: make([][]string, len(pages)), broken: make([][]string, len(pages)), back: map[string][]int{}}
 	for i, p := range pages {
@@ -41,6 +59,9 @@ func (s *Server) loadPages() (*pageSet, error) {
 		}
 	}
 	for i, p := range pages {
+		if !withLinks {
+			break
+		}
 		seen := map[string]bool{}
 		for _, l := range ExtractWikilinks(p.Body) {
 			if l.Embed || seen[l.Target] {
@@ -57,7 +78,7 @@ func (s *Server) loadPages() (*pageSet, error) {
 			}
 		}
 	}
-	return ps, nil
+	return ps
 }
 
 // page resolves a page reference: the NFC slug, with or without ".md",

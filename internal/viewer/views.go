@@ -265,7 +265,7 @@ const dailyDays = 14
 
 func (s *Server) daily(w http.ResponseWriter, r *http.Request) {
 	entries := s.cfg.Engine.DailyEntries()
-	ps, err := s.loadPages()
+	ps, err := s.loadPageNames()
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, gitvault.ErrorMessage(err))
 		return
