@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 )
 
@@ -25,7 +26,9 @@ func TestBrowsePages(t *testing.T) {
 	write("b.md", "---\ntype: guide\nstack:\n  - go\n  - 'sql'\nstatus: Deprecated\nsummary: \"B page.\"\nextra: x\n---\n\nBody [[a]].\r\n")
 	write("a.md", "---\ntype: note\nstack: [\"py\", js]\nstatus: active\nsummary: A.\n---\nA body\n")
 	write("bad.md", "no frontmatter\n")
-	if err := os.Symlink(filepath.Join(e.WS.Pages, "a.md"), filepath.Join(e.WS.Pages, "link.md")); err != nil {
+	// A symlinked page is not listed (where symlinks can be made: not
+	// always on Windows, never under Wine).
+	if err := os.Symlink(filepath.Join(e.WS.Pages, "a.md"), filepath.Join(e.WS.Pages, "link.md")); err != nil && runtime.GOOS != "windows" {
 		t.Fatal(err)
 	}
 	pages, err := e.BrowsePages()
