@@ -280,6 +280,22 @@ func TestBrowser(t *testing.T) {
 			if strings.Contains(state, `"title":"pwned"`) {
 				t.Errorf("a script ran: %s", state)
 			}
+			// Accessibility basics: a language, one h1, a labelled
+			// navigation, alt text on every image, a label on every form
+			// control, an accessible name on every link.
+			a11y := run(t, ctx, "accessibility checks", chromedp.Evaluate[[]string](`(() => {
+				const bad = [];
+				if (!document.documentElement.lang) bad.push('no lang');
+				if (document.querySelectorAll('h1').length !== 1) bad.push('h1 count ' + document.querySelectorAll('h1').length);
+				if (!document.querySelector('nav[aria-label]')) bad.push('no labelled nav');
+				document.querySelectorAll('img:not([alt])').forEach(e => bad.push('img without alt: ' + e.getAttribute('src')));
+				document.querySelectorAll('input:not([type=hidden]), select, textarea').forEach(e => { if (!e.closest('label') && !e.labels?.length) bad.push('unlabelled ' + e.name); });
+				document.querySelectorAll('a[href]').forEach(e => { if (!e.textContent.trim() && !e.querySelector('title')) bad.push('link without a name: ' + e.getAttribute('href')); });
+				return bad;
+			})()`))
+			for _, a := range a11y {
+				t.Errorf("accessibility: %s", a)
+			}
 			shot := run(t, ctx, "screenshot", chromedp.FullScreenshot(100))
 			if err := os.WriteFile(filepath.Join(shots, v.name+".png"), shot, 0o644); err != nil {
 				t.Fatal(err)

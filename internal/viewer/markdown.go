@@ -90,7 +90,8 @@ func (wikilinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Contex
 	return node
 }
 
-// linkTransformer resolves Markdown links and images against the vault.
+// linkTransformer resolves Markdown links and images against the vault,
+// and moves headings one level down.
 type linkTransformer struct{}
 
 func (linkTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
@@ -102,6 +103,10 @@ func (linkTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 			return ast.WalkContinue, nil
 		}
 		switch v := n.(type) {
+		case *ast.Heading:
+			// The view's own title is the one h1: the page's headings
+			// move one level down.
+			v.Level = min(v.Level+1, 6)
 		case *ast.Link:
 			if href, ok := resolveDest(r, string(v.Destination), false); ok {
 				v.Destination = []byte(href)

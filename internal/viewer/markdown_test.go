@@ -87,6 +87,7 @@ func TestRenderMarkdown(t *testing.T) {
 *a*
 &lt;/div&gt;</code></pre>`},
 		{"`[[known]]`", `<p><code>[[known]]</code></p>`},
+		{"# T\n###### S", "<h2>T</h2>\n<h6>S</h6>"},
 		{"[[a\" onclick=\"x]]", `<p><span class="broken" title="missing page">a&quot; onclick=&quot;x <span class="tag">missing page</span></span></p>`},
 	} {
 		got, err := renderMarkdown(c.in, fakeResolver{})
