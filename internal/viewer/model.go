@@ -165,8 +165,10 @@ func (s *Server) assetPath(rel string) (string, error) {
 	}
 	ws := s.cfg.Engine.WS
 	p := ws.Assets
-	if st, err := fsx.LstatIdent(p); err != nil || !st.Mode.IsDir() {
-		return "", errRefused
+	if st, err := fsx.LstatIdent(p); err != nil {
+		return "", err
+	} else if !st.Mode.IsDir() {
+		return "", errRefused // a symlinked (or non-directory) assets/
 	}
 	for i, part := range parts {
 		p = filepath.Join(p, part)

@@ -273,8 +273,18 @@ func TestAssets(t *testing.T) {
 	if !fsx.IsSymlink(f.eng.WS.Assets) {
 		t.Fatal("assets is not a symlink")
 	}
-	if w := s.do(t, req{target: "/assets/diagram.png"}); w.Code == http.StatusOK {
-		t.Errorf("asset through a symlinked assets/ served")
+	if w := s.do(t, req{target: "/assets/diagram.png"}); w.Code != http.StatusForbidden {
+		t.Errorf("asset through a symlinked assets/: status %d, want 403", w.Code)
+	}
+	if w := s.do(t, req{target: "/assets/escape.png"}); w.Code != http.StatusForbidden {
+		t.Errorf("symlinked asset: status %d, want 403", w.Code)
+	}
+	// No assets/ at all: not found.
+	if err := os.Remove(f.eng.WS.Assets); err != nil {
+		t.Fatal(err)
+	}
+	if w := s.do(t, req{target: "/assets/diagram.png"}); w.Code != http.StatusNotFound {
+		t.Errorf("without assets/: status %d, want 404", w.Code)
 	}
 }
 
@@ -660,3 +670,24 @@ func TestOpenCommand(t *testing.T) {
 }
 
 var _ = io.EOF
+
+func TestPageNamesWithSpacesAndUnicode(t *testing.T) {
+	f := newFixture(t)
+	name := "Ünï café %2F page" // NFC; a percent sign and spaces
+	if err := os.WriteFile(filepath.Join(f.eng.WS.Pages, name+".md"),
+		[]byte("---\ntype: note\nstack: []\nstatus: active\nsummary: U.\n---\n\nSee [[auth-architecture]] and [[Ünï café %2F page|myself]].\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, f, nil)
+	href := pageHref(name)
+	if href != "/page/%C3%9Cn%C3%AF%20caf%C3%A9%20%252F%20page" {
+		t.Errorf("href %q", href)
+	}
+	code, body := get(t, s, href)
+	if code != http.StatusOK {
+		t.Fatalf("status %d", code)
+	}
+	mustContain(t, body, "<h1>Ünï café %2F page</h1>", `<a class="wikilink" href="/page/auth-architecture">auth-architecture</a>`)
+	_, body = get(t, s, "/page/auth-architecture")
+	mustContain(t, body, `href="`+htmlEscape(href)+`"`)
+}
