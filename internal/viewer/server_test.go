@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -271,6 +272,9 @@ func TestAssets(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !fsx.IsSymlink(f.eng.WS.Assets) {
+		if runtime.GOOS == "windows" {
+			t.Skip("cannot create symlinks here (Windows without Developer Mode, or Wine): the symlinked assets/ case is not run")
+		}
 		t.Fatal("assets is not a symlink")
 	}
 	if w := s.do(t, req{target: "/assets/diagram.png"}); w.Code != http.StatusForbidden {
