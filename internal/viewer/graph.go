@@ -3,6 +3,7 @@ package viewer
 import (
 	"html/template"
 	"math"
+	"net/url"
 	"net/http"
 	"sort"
 	"strconv"
@@ -150,7 +151,7 @@ func buildGraph(ps *pageSet, ms *memorySet, d graphData) ([]*gnode, [][]int) {
 			if _, dup := index["memory:"+m.ID]; dup {
 				continue
 			}
-			add(&gnode{ID: "memory:" + m.ID, Label: m.Title, Kind: "memory", Group: m.Kind, Href: "/memory/" + m.ID, Class: "memory"})
+			add(&gnode{ID: "memory:" + m.ID, Label: m.Title, Kind: "memory", Group: m.Kind, Href: "/memory/" + url.PathEscape(m.ID), Class: "memory"})
 		}
 	}
 	adj := make([][]int, len(nodes))

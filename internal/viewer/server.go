@@ -183,10 +183,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: s.cookie, Value: s.cfg.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		// Drop the token from the address bar and history.
 		q.Del("token")
-		u := *r.URL
-		u.RawQuery = q.Encode()
-		u.Scheme, u.Host = "", ""
-		http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+		http.Redirect(w, r, localTarget(r.URL.EscapedPath(), q.Encode()), http.StatusSeeOther)
 		return
 	}
 	c, err := r.Cookie(s.cookie)
@@ -195,6 +192,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// localTarget is a redirect target that stays on this origin: a path that
+// starts with one slash ("//host" and "/\host" would leave it), else "/".
+func localTarget(path, query string) string {
+	if !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") || strings.HasPrefix(path, "/\\") {
+		path = "/"
+	}
+	if query != "" {
+		path += "?" + query
+	}
+	return path
 }
 
 func (s *Server) validToken(t string) bool {

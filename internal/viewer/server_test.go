@@ -152,6 +152,18 @@ func TestTokenRequired(t *testing.T) {
 	if c.Value != testToken || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" || c.Name != "echoes_viewer_4242" {
 		t.Errorf("cookie %+v", c)
 	}
+	// The redirect never leaves the origin.
+	for target, want := range map[string]string{
+		"//evil.example/x?token=" + testToken:   "/",
+		"/%2Fevil.example?token=" + testToken:   "/%2Fevil.example",
+		"/page/a%20b?q=1&token=" + testToken:    "/page/a%20b?q=1",
+		"/?token=" + testToken + "&token=other": "/",
+	} {
+		w := s.do(t, req{target: target, noAuth: true})
+		if loc := w.Header().Get("Location"); w.Code != http.StatusSeeOther || loc != want {
+			t.Errorf("%s: %d Location %q, want 303 %q", target, w.Code, loc, want)
+		}
+	}
 	// The cookie alone is enough.
 	if w := s.do(t, req{target: "/pages"}); w.Code != http.StatusOK {
 		t.Errorf("with cookie: status %d", w.Code)
