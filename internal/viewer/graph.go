@@ -3,8 +3,8 @@ package viewer
 import (
 	"html/template"
 	"math"
-	"net/url"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
