@@ -5,12 +5,14 @@ package main
 import (
 	"bufio"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -94,6 +96,12 @@ func TestServeOpenReadOnly(t *testing.T) {
 			t.Errorf("%s: %d %s", p, resp.StatusCode, body)
 		}
 	}
+	// The user scope is not served without --scope user.
+	if resp, err := client.Get(base + "/memories?scope=user"); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("user scope without --scope user: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	// Without the cookie, refused.
 	resp, err = http.Get(base + "/pages")
 	if err != nil {
@@ -140,4 +148,51 @@ func treeState(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// TestServePortAndUserScope: --port N listens on that port, and --scope user
+// serves the user scope.
+func TestServePortAndUserScope(t *testing.T) {
+	ws := t.TempDir()
+	l, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	cmd := signalHelper(t, "serve", "--workspace", ws, "--port", port, "--scope", "user")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no URL: %v\n%s", err, stderr.String())
+	}
+	printed := strings.TrimSpace(line)
+	if !strings.HasPrefix(printed, "http://127.0.0.1:"+port+"/?token=") {
+		t.Fatalf("printed %q, want port %s", printed, port)
+	}
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	resp, err := client.Get(strings.Replace(printed, "/?", "/memories?scope=user&", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("user scope with --scope user: %d", resp.StatusCode)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("serve ended with %v on SIGTERM\n%s", err, stderr.String())
+	}
 }
