@@ -25,8 +25,7 @@ type FrontmatterField struct{ Key, Raw string }
 type BrowsePage struct {
 	Name        string // file name in pages/
 	Slug        string // NFC stem: the [[wikilink]] target
-	Text        string // universal-newline text
-	SHA256      string // echoes-conformance §12 hash of the text
+	SHA256      string // echoes-conformance §12 hash of the page's text
 	Type        string
 	Status      string // casefolded
 	Summary     string
@@ -66,9 +65,11 @@ func (e *Engine) BrowsePages() ([]BrowsePage, error) {
 				p.Err = "Cannot read page: invalid UTF-8"
 				return
 			}
-			p.Text = pytext.UniversalNewlines(string(buf))
-			p.SHA256 = textHash(p.Text)
-			browseParse(p)
+			// One copy of the page: the body and the frontmatter values
+			// are substrings of it.
+			text := pytext.UniversalNewlines(string(buf))
+			p.SHA256 = textHash(text)
+			browseParse(p, text)
 		}
 	})
 	return out, nil
@@ -87,19 +88,23 @@ func (e *Engine) PageNames() ([]string, error) {
 // PageSlug is the NFC stem of a page file name: its [[wikilink]] target.
 func PageSlug(name string) string { return pytext.NFC(pageStem(name)) }
 
-// browseParse fills the metadata and body of p from p.Text.
-func browseParse(p *BrowsePage) {
-	stripped := pytext.Strip(p.Text)
+// browseParse fills the metadata and body of p from its text.
+func browseParse(p *BrowsePage, text string) {
+	stripped := pytext.Strip(text)
 	p.Body = stripped
 	block, err := frontmatter.Scan(stripped)
 	if err != nil {
 		p.Err = err.Error()
 		return
 	}
-	lines := pytext.SplitLines(stripped)
-	if block.Close+1 <= len(lines) {
-		p.Body = strings.Join(lines[block.Close+1:], "\n")
+	// The body starts after the closing delimiter's line.
+	pos := 0
+	for i := 0; i <= block.Close; i++ {
+		if _, pos, _ = pytext.NextLine(stripped, pos); pos >= len(stripped) {
+			break
+		}
 	}
+	p.Body = stripped[pos:]
 	for _, k := range block.Keys {
 		p.Frontmatter = append(p.Frontmatter, FrontmatterField{Key: k.Name, Raw: k.Raw})
 	}

@@ -32,7 +32,17 @@ func (s *Server) loadPages() (*pageSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newPageSet(pages, true), nil
+	return newPageSet(pages, func(*gitvault.BrowsePage) bool { return true }), nil
+}
+
+// loadPageIndex is loadPages with the links of deprecated pages only (their
+// replacements): what the pages index shows. Backlinks are not complete.
+func (s *Server) loadPageIndex() (*pageSet, error) {
+	pages, err := s.cfg.Engine.BrowsePages()
+	if err != nil {
+		return nil, err
+	}
+	return newPageSet(pages, (*gitvault.BrowsePage).Deprecated), nil
 }
 
 // loadPageNames is loadPages without reading the pages: enough to resolve
@@ -46,10 +56,12 @@ func (s *Server) loadPageNames() (*pageSet, error) {
 	for i, n := range names {
 		pages[i] = gitvault.BrowsePage{Name: n, Slug: gitvault.PageSlug(n)}
 	}
-	return newPageSet(pages, false), nil
+	return newPageSet(pages, func(*gitvault.BrowsePage) bool { return false }), nil
 }
 
-func newPageSet(pages []gitvault.BrowsePage, withLinks bool) *pageSet {
+// newPageSet indexes pages and resolves the links of the pages linksOf
+// selects.
+func newPageSet(pages []gitvault.BrowsePage, linksOf func(*gitvault.BrowsePage) bool) *pageSet {
 	ps := &pageSet{pages: pages, bySlug: make(map[string]int, len(pages)), byFold: make(map[string]int, len(pages)),
 		out: make([][]string, len(pages)), broken: make([][]string, len(pages)), back: map[string][]int{}}
 	for i, p := range pages {
@@ -58,9 +70,10 @@ func newPageSet(pages []gitvault.BrowsePage, withLinks bool) *pageSet {
 			ps.byFold[pytext.Casefold(p.Slug)] = i
 		}
 	}
-	for i, p := range pages {
-		if !withLinks {
-			break
+	for i := range pages {
+		p := &pages[i]
+		if !linksOf(p) {
+			continue
 		}
 		seen := map[string]bool{}
 		for _, l := range ExtractWikilinks(p.Body) {

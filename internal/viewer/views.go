@@ -124,7 +124,7 @@ type pagesData struct {
 }
 
 func (s *Server) pagesIndex(w http.ResponseWriter, r *http.Request) {
-	ps, err := s.loadPages()
+	ps, err := s.loadPageIndex()
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, gitvault.ErrorMessage(err))
 		return
