@@ -74,3 +74,9 @@ for n in 20000 60000; do
   label="git merge-file (baseline)"; best sh -c "cp '$m/ours.md' '$m/a.md' && git merge-file '$m/a.md' '$m/base.md' '$m/theirs.md'"
   label="git echoes merge-driver"; best sh -c "cp '$m/ours.md' '$m/a.md' && '$ge' merge-driver '$m/base.md' '$m/a.md' '$m/theirs.md' page.md"
 done
+
+# The viewer (issue 14): every view of the 10,000-page vault, and the whole
+# graph of 2,000 linked pages, rendered in process (go test -bench).
+echo "== git echoes serve: views of the 10,000-page vault, graph of 2,000 nodes"
+go test -run '^$' -bench 'BenchmarkViews10k|BenchmarkGraph2000' -benchtime 5x ./internal/viewer |
+  awk '/^Benchmark/ { printf "%6d ms  %s\n", $3 / 1e6, $1 }'

@@ -54,6 +54,8 @@ Git integration, agents and the ECC memory vault (each has --help):
   hook session-start                Claude Code / Codex SessionStart status card
   memory <command>                  ecc.memory.v1: init, save, handoff, search, read, doctor
   mcp                               stdio MCP server for both vaults
+  serve [--port N] [--open] [--scope user]
+                                    read-only local web viewer of both vaults
 
 Help and setup:
   help [COMMAND]                    this overview, or the help of one command

@@ -59,10 +59,11 @@ const (
 	secGit    = "GIT INTEGRATION"
 	secAgents = "AGENTS"
 	secMemory = "ECC MEMORY VAULT"
+	secViewer = "VIEWER"
 	secSetup  = "HELP AND SETUP"
 )
 
-var manSections = []string{secVault, secGit, secAgents, secMemory, secSetup}
+var manSections = []string{secVault, secGit, secAgents, secMemory, secViewer, secSetup}
 
 // runtimeDescriptions document the EchoesVault runtime commands
 // (echoes-conformance §4.1, echoes-conformance §15); their usage line and options come from
@@ -203,6 +204,10 @@ func buildTopics() {
 		&helpTopic{name: "memory", summary: "ecc.memory.v1: init, save, handoff, search, read, doctor",
 			text: memoryUsage, section: secMemory, page: "git-echoes-memory",
 			compl: complSpec{subs: memorySubs()}},
+		&helpTopic{name: "serve", summary: "read-only local web viewer of both vaults",
+			text: serveUsage, section: secViewer, page: "git-echoes-serve",
+			compl: complSpec{flags: []complFlag{workspace, {name: "--port", value: valText}, {name: "--open"},
+				{name: "--scope", value: valChoices, choices: []string{"user"}}}}},
 		&helpTopic{name: "help", summary: "the overview, or the help of one command",
 			text: helpUsage, section: secSetup,
 			compl: complSpec{args: valTopics, flags: []complFlag{{name: "--install-man", value: valDirs}}}},
