@@ -15,8 +15,8 @@ import (
 
 func init() { registerCommand("find", runFind) }
 
-const findUsage = `usage: git echoes find QUERY [options]
-       git echoes find --rebuild [--scope SCOPE]
+const findUsage = `usage: git echoes find QUERY [--daily] [--scope SCOPE] [--type TYPE] [--stack STACK] [--status STATUS] [--kind KIND] [--tag TAG] [--since DATE] [--limit N] [--budget N] [--format json|text|markdown] [--rebuild] [--workspace PATH]
+       git echoes find --rebuild [--scope SCOPE] [--workspace PATH]
 
 Ranked search (BM25) over the EchoesVault pages (title line, summary and
 body), the daily entries with --daily, and the ECC memories (title, body and
@@ -25,13 +25,14 @@ only active memories unless --status asks for others). Words are matched
 after Unicode normalization (NFKC), case folding and accent folding, split
 at punctuation, hyphens, camelCase and snake_case (the whole word is kept
 too) and reduced to their English stem, so "retries" finds "retrying",
-"rate-limit" finds "rate limit" and "RateLimit", and "cafe" finds "café".
+"rate-limit" finds "rate limit" and "RateLimit", and "cafe" finds its
+accented spelling.
 Summary and title weigh more than the body. Deprecated pages rank below
 their replacements and say so. The literal "search" command is unchanged.
 
 QUERY (several arguments are joined with spaces; put the query after "--"
 when it starts with "-"):
-  word               any of the words may match; documents matching more rank higher
+  word               any word may match; documents matching more rank higher
   "two words"        a phrase: the words in this order
   -word, -"a b"      exclude documents containing the word or phrase
   word*              a prefix (at least 2 letters)
@@ -147,4 +148,17 @@ func findError(stderr io.Writer, err error) int {
 		return findFail(stderr, "git echoes find: "+qe.Msg)
 	}
 	return fail(stderr, err)
+}
+
+// refreshFindIndex brings the ranked-search index up to date after a
+// hydrate (issue 12). The index is a cache: a failure here changes
+// nothing hydrate reports, and the next find rebuilds what it needs. Only
+// an index under the Git directory is refreshed: outside Git it would live
+// in the workspace's .echoes-vault/, and hydrate may write nothing there but
+// the index and the state (protocol §12.5.1); the next find brings it up to
+// date instead.
+func refreshFindIndex(ws *gitvault.Workspace) {
+	if ws.InGit {
+		_ = find.Refresh(ws)
+	}
 }
