@@ -122,9 +122,20 @@ func Find(ws *gitvault.Workspace, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer s.close()
 	res := &Result{Query: q.Raw, Index: rep}
-	if err := s.query(q, opt, src, res); err != nil {
+	err = s.query(q, opt, src, res)
+	s.close()
+	if err != nil && isIndexError(err) && !rep.Rebuilt {
+		// Damage that only the query reached: rebuild, ask once more.
+		if s, rep, err = open(ws, src, true); err != nil {
+			return nil, err
+		}
+		rep.Reason = "the index failed a query: " + rep.Reason
+		res = &Result{Query: q.Raw, Index: rep}
+		err = s.query(q, opt, src, res)
+		s.close()
+	}
+	if err != nil {
 		return nil, gitvault.WrapError(err, "Cannot query the find index: "+err.Error())
 	}
 	return res, nil
@@ -311,7 +322,7 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 	fetch := opt.Limit*2 + 10
 	args = append(args, fetch+1)
 	sqlText := `SELECT d.id, -bm25(fts, ` + weights + `), d.source, d.path, d.memid, d.title, d.summary, d.type, d.stack,
-		d.status, d.kind, d.scope, d.tags, d.links, d.body, d.bodyline
+		d.status, d.kind, d.scope, d.tags, d.links, d.bodyline
 		FROM fts JOIN docs d ON d.id = fts.rowid
 		WHERE fts MATCH ? AND ` + strings.Join(where, " AND ") + `
 		ORDER BY bm25(fts, ` + weights + `) LIMIT ?`
@@ -325,6 +336,7 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 		return err
 	}
 	type cand struct {
+		id    int64
 		hit   Hit
 		links []string
 		body  string
@@ -333,11 +345,10 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 	var cands []cand
 	for rows.Next() {
 		var c cand
-		var id int64
 		var tags, links string
 		h := &c.hit
-		if err := rows.Scan(&id, &h.Score, &h.Source, &h.File, &h.ID, &h.Title, &h.Summary, &h.Type, &h.Stack,
-			&h.Status, &h.Kind, &h.Scope, &tags, &links, &c.body, &c.line0); err != nil {
+		if err := rows.Scan(&c.id, &h.Score, &h.Source, &h.File, &h.ID, &h.Title, &h.Summary, &h.Type, &h.Stack,
+			&h.Status, &h.Kind, &h.Scope, &tags, &links, &c.line0); err != nil {
 			rows.Close()
 			return err
 		}
@@ -394,6 +405,9 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 	}
 	lm := q.lineMatcher()
 	for _, c := range cands {
+		if err := tx.QueryRow(`SELECT body FROM bodies WHERE id = ?`, c.id).Scan(&c.body); err != nil {
+			return err
+		}
 		h := c.hit
 		h.Score = math.Round(h.Score*1000) / 1000
 		h.Lines = bestLines(lm, c.body, c.line0, h.Source == SourcePage)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -111,14 +112,26 @@ func pageFiles(ws *gitvault.Workspace) ([]fileState, error) {
 		return nil, err
 	}
 	rel := ws.Rel(ws.Pages)
-	files := make([]fileState, 0, len(names))
-	for _, n := range names {
-		abs := filepath.Join(ws.Pages, n)
-		fid, err := fsx.LstatFileID(abs)
-		if err != nil {
-			continue // gone since the listing
+	all := make([]fileState, len(names))
+	ok := make([]bool, len(names))
+	// The stat pass is the whole cost of a warm query's revalidation: it
+	// runs on every core, in chunks, and keeps the listing order.
+	workpool.Chunks(len(names), runtime.GOMAXPROCS(0), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			n := names[i]
+			abs := filepath.Join(ws.Pages, n)
+			fid, err := fsx.LstatFileID(abs)
+			if err != nil {
+				continue // gone since the listing
+			}
+			all[i], ok[i] = fileState{key: "page:" + n, abs: abs, display: filepath.Join(rel, n), rel: n, fid: fid}, true
 		}
-		files = append(files, fileState{key: "page:" + n, abs: abs, display: filepath.Join(rel, n), rel: n, fid: fid})
+	})
+	files := all[:0]
+	for i := range all {
+		if ok[i] {
+			files = append(files, all[i])
+		}
 	}
 	return files, nil
 }
@@ -173,12 +186,20 @@ func stale(r row, ok bool, f fileState) bool {
 // SQLite's write lock, compare again (another process may have done the
 // work meanwhile) and apply the changes in one transaction.
 func (s *store) syncFiles(source string, files []fileState, build func(fileState, string) doc) (syncStats, error) {
+	// Fast path: the listing with every identity hashes to what the last
+	// sync recorded, and no file was racy then or is now.
+	fp := filesFingerprint(files)
+	var have string
+	_ = s.db.QueryRow(`SELECT v FROM meta WHERE k = ?`, "files:"+source).Scan(&have)
+	if h, at, ok := strings.Cut(have, " "); ok && h == fp && !anyRacy(files, parseInt(at)) {
+		return syncStats{}, nil
+	}
 	rows, err := s.loadRows(s.db, source)
 	if err != nil {
 		return syncStats{}, err
 	}
 	if !needsWork(rows, files) {
-		return syncStats{}, nil
+		return syncStats{}, s.recordFiles(s.db, source, fp)
 	}
 	tx, err := s.db.Begin()
 	if err != nil {
@@ -250,7 +271,49 @@ func (s *store) syncFiles(source string, files []fileState, build func(fileState
 		}
 		st.updated++
 	}
+	if err := s.recordFiles(tx, source, fp); err != nil {
+		return st, err
+	}
 	return st, tx.Commit()
+}
+
+// execer is what *sql.DB and *sql.Tx share for writes.
+type execer interface {
+	Exec(query string, args ...any) (sql.Result, error)
+}
+
+// recordFiles stores the fingerprint of the listing just synced and when.
+func (s *store) recordFiles(e execer, source, fp string) error {
+	_, err := e.Exec(`INSERT OR REPLACE INTO meta(k, v) VALUES (?, ?)`, "files:"+source, fp+" "+itoa64(time.Now().UnixNano()))
+	return err
+}
+
+// filesFingerprint hashes a listing with the identity of every file.
+func filesFingerprint(files []fileState) string {
+	h := sha256.New()
+	for _, f := range files {
+		h.Write([]byte(f.key + "\x00" + fidText(f.fid) + "\x00"))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// anyRacy: a file modified too close to the time the fingerprint was
+// taken may have changed again within the same timestamp granule.
+func anyRacy(files []fileState, at int64) bool {
+	for _, f := range files {
+		if f.fid.MtimeNs+racyNs > at {
+			return true
+		}
+	}
+	return false
+}
+
+func parseInt(s string) int64 {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 func needsWork(rows map[string]row, files []fileState) bool {
@@ -273,6 +336,9 @@ func hashBytes(b []byte) string {
 
 func deleteDoc(tx *sql.Tx, id int64) error {
 	if _, err := tx.Exec(`DELETE FROM fts WHERE rowid = ?`, id); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(`DELETE FROM bodies WHERE id = ?`, id); err != nil {
 		return err
 	}
 	_, err := tx.Exec(`DELETE FROM docs WHERE id = ?`, id)
@@ -304,11 +370,11 @@ func analyzeDoc(d *doc) ftsRow {
 
 func insertDoc(tx *sql.Tx, d *doc, now int64) error {
 	res, err := tx.Exec(`INSERT INTO docs(key, source, path, fmode, fsize, mtime, dev, ino, indexed, hash, invalid,
-		title, summary, type, stack, status, ftype, fstack, kind, scope, memid, tags, date, links, body, bodyline)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		title, summary, type, stack, status, ftype, fstack, kind, scope, memid, tags, date, links, bodyline)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		d.key, d.source, d.path, int64(d.fid.Mode), d.fid.Size, d.fid.MtimeNs, d.fid.Dev, d.fid.Ino, now, d.hash, d.invalid,
 		d.title, d.summary, d.typ, d.stack, d.status, pytext.Casefold(d.typ), pytext.Casefold(d.stack),
-		d.kind, d.scope, d.id, tagField(d.tags), d.date, strings.Join(d.links, "\n"), d.body, d.bodyLine)
+		d.kind, d.scope, d.id, tagField(d.tags), d.date, strings.Join(d.links, "\n"), d.bodyLine)
 	if err != nil {
 		return err
 	}
@@ -317,6 +383,10 @@ func insertDoc(tx *sql.Tx, d *doc, now int64) error {
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
+		return err
+	}
+	// Bodies live apart, so ranking never reads them: only the hits'.
+	if _, err := tx.Exec(`INSERT INTO bodies(id, body) VALUES (?, ?)`, id, d.body); err != nil {
 		return err
 	}
 	f := analyzeDoc(d)
