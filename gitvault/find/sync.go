@@ -116,11 +116,16 @@ func pageFiles(ws *gitvault.Workspace) ([]fileState, error) {
 	ok := make([]bool, len(names))
 	// The stat pass is the whole cost of a warm query's revalidation: it
 	// runs on every core, in chunks, and keeps the listing order.
+	stat := fsx.LstatFileID
+	if d, err := fsx.OpenDir(ws.Pages); err == nil {
+		defer d.Close()
+		stat = func(abs string) (fsx.FileID, error) { return d.FileID(filepath.Base(abs)) }
+	}
 	workpool.Chunks(len(names), runtime.GOMAXPROCS(0), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			n := names[i]
 			abs := filepath.Join(ws.Pages, n)
-			fid, err := fsx.LstatFileID(abs)
+			fid, err := stat(abs)
 			if err != nil {
 				continue // gone since the listing
 			}
@@ -561,6 +566,11 @@ func memoryFingerprint(roots *memory.Roots, scopes []string) string {
 				h.Write([]byte("unreadable\x00"))
 				return
 			}
+			stat := func(name string) (fsx.FileID, error) { return fsx.LstatFileID(filepath.Join(dir, name)) }
+			if d, err := fsx.OpenDir(dir); err == nil {
+				defer d.Close()
+				stat = d.FileID
+			}
 			for _, e := range entries {
 				count++
 				p := filepath.Join(dir, e.Name())
@@ -569,7 +579,7 @@ func memoryFingerprint(roots *memory.Roots, scopes []string) string {
 					walk(p, r, depth+1)
 					continue
 				}
-				fid, err := fsx.LstatFileID(p)
+				fid, err := stat(e.Name())
 				if err != nil {
 					h.Write([]byte(r + "\x00gone\x00"))
 					continue
