@@ -396,3 +396,36 @@ func TestQueryErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryIncremental: an unchanged memory vault is not scanned again
+// (the stat fingerprint matches); one changed memory is the only one
+// re-indexed; a removed one is dropped.
+func TestMemoryIncremental(t *testing.T) {
+	eng := newVault(t, false)
+	r := roots(t, eng)
+	for _, id := range []string{"mem_aaa1", "mem_bbb2", "mem_ccc3"} {
+		writeMemory(t, r, memSpec{ID: id, Title: "capybara " + id, Kind: "note", Body: "capybara"})
+	}
+	ageAll := func() {
+		filepath.WalkDir(r.ProjectVault, func(p string, d os.DirEntry, err error) error {
+			if err == nil {
+				old(t, p)
+			}
+			return nil
+		})
+	}
+	ageAll()
+	if res := mustFind(t, eng, Options{Query: "capybara"}); res.Index.Updated != 3 || len(res.Hits) != 3 {
+		t.Fatalf("%+v %v", res.Index, hitNames(res))
+	}
+	if res := mustFind(t, eng, Options{Query: "capybara"}); res.Index.Updated != 0 || res.Index.Removed != 0 {
+		t.Fatalf("unchanged: %+v", res.Index)
+	}
+	writeMemory(t, r, memSpec{ID: "mem_bbb2", Title: "capybara changed", Kind: "note", Body: "capybara and tapir"})
+	os.Remove(filepath.Join(r.ScopeRoot("project"), "notes", "mem_ccc3.md"))
+	ageAll()
+	res := mustFind(t, eng, Options{Query: "tapir"})
+	if res.Index.Updated != 1 || res.Index.Removed != 1 || len(res.Hits) != 1 || res.Hits[0].ID != "mem_bbb2" {
+		t.Fatalf("%+v %v", res.Index, hitNames(res))
+	}
+}
