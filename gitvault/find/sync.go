@@ -49,6 +49,7 @@ type doc struct {
 	body              string // the text lines are numbered in
 	bodyLine          int    // line number of body's first line
 	ftsBody           string // the text the body column indexes
+	analyzed          *ftsRow
 }
 
 // fileState is one file found on disk.
@@ -251,6 +252,7 @@ func (s *store) syncFiles(source string, files []fileState, build func(fileState
 			}
 			d := build(f, string(b))
 			d.hash = h
+			d.analyzed = analyzeDoc(&d)
 			docs[i] = &d
 		}
 	})
@@ -353,7 +355,7 @@ func deleteDoc(tx *sql.Tx, id int64) error {
 // ftsRow is a document's analyzed columns.
 type ftsRow struct{ title, summary, body, tags, whole, surface string }
 
-func analyzeDoc(d *doc) ftsRow {
+func analyzeDoc(d *doc) *ftsRow {
 	var wholes, surfaces []string
 	col := func(text string) string {
 		var stems []string
@@ -367,7 +369,7 @@ func analyzeDoc(d *doc) ftsRow {
 		}
 		return strings.Join(stems, " ")
 	}
-	r := ftsRow{title: col(d.title), summary: col(d.summary), body: col(d.ftsBody), tags: col(strings.Join(d.tags, " "))}
+	r := &ftsRow{title: col(d.title), summary: col(d.summary), body: col(d.ftsBody), tags: col(strings.Join(d.tags, " "))}
 	r.whole = strings.Join(wholes, " ")
 	r.surface = strings.Join(surfaces, " ")
 	return r
@@ -394,7 +396,10 @@ func insertDoc(tx *sql.Tx, d *doc, now int64) error {
 	if _, err := tx.Exec(`INSERT INTO bodies(id, body) VALUES (?, ?)`, id, d.body); err != nil {
 		return err
 	}
-	f := analyzeDoc(d)
+	f := d.analyzed
+	if f == nil {
+		f = analyzeDoc(d)
+	}
 	_, err = tx.Exec(`INSERT INTO fts(rowid, title, summary, body, tags, whole, surface) VALUES (?,?,?,?,?,?,?)`,
 		id, f.title, f.summary, f.body, f.tags, f.whole, f.surface)
 	return err
@@ -499,13 +504,20 @@ func (s *store) syncMemory(roots *memory.Roots, scopes []string) (syncStats, err
 	var st syncStats
 	seen := map[string]bool{}
 	now := time.Now().UnixNano()
+	var todo []*doc
 	for _, e := range entries {
 		d := memoryDoc(e)
 		seen[d.key] = true
-		r, ok := rows[d.key]
-		if ok && r.hash == d.hash {
-			continue
+		if r, ok := rows[d.key]; !ok || r.hash != d.hash {
+			todo = append(todo, &d)
 		}
+	}
+	workpool.Each(len(todo), runtime.GOMAXPROCS(0), func() func(int) {
+		return func(i int) { todo[i].analyzed = analyzeDoc(todo[i]) }
+	})
+	for _, dp := range todo {
+		d := *dp
+		r, ok := rows[d.key]
 		if ok {
 			if err := deleteDoc(tx, r.id); err != nil {
 				return st, err

@@ -24,6 +24,8 @@ package analysis
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -155,16 +157,23 @@ func splitParts(raw string) []string {
 // marks removed, cut at MaxWordBytes on a rune boundary. Characters that
 // are not letters, digits or marks are dropped, so the result is a term.
 func Fold(w string) string {
-	w = pytext.Casefold(norm.NFKC.String(w))
-	ascii := true
-	for i := 0; i < len(w); i++ {
-		if w[i] >= utf8.RuneSelf {
-			ascii = false
-			break
+	if isASCII(w) {
+		// NFKC and case folding of ASCII are lowercasing.
+		b := make([]byte, 0, len(w))
+		for i := 0; i < len(w); i++ {
+			c := w[i]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+				b = append(b, c)
+			}
 		}
+		return clip(string(b))
 	}
+	w = pytext.Casefold(norm.NFKC.String(w))
 	var b strings.Builder
-	if ascii {
+	if isASCII(w) {
 		for i := 0; i < len(w); i++ {
 			if c := w[i]; c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
 				b.WriteByte(c)
@@ -192,12 +201,37 @@ func Stem(w string) string {
 			return w
 		}
 	}
+	if s, ok := stemCache.Load(w); ok {
+		return s.(string)
+	}
 	env := snowballstem.NewEnv(w)
 	english.Stem(env)
-	if s := env.Current(); s != "" {
-		return s
+	s := env.Current()
+	if s == "" {
+		s = w
 	}
-	return w
+	// Text repeats its words: most stems come from the cache. It is
+	// bounded, so a stream of distinct words cannot grow it without end.
+	if stemCached.Add(1) <= maxStemCache {
+		stemCache.Store(strings.Clone(w), s)
+	}
+	return s
+}
+
+const maxStemCache = 1 << 17
+
+var (
+	stemCache  sync.Map // folded word → stem
+	stemCached atomic.Int64
+)
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func clip(s string) string {
