@@ -379,6 +379,18 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 		base := h.File[strings.LastIndexAny(h.File, `/\`)+1:]
 		return pytext.Casefold(strings.TrimSuffix(base, ".md"))
 	}
+	replacement := func(c *cand, h *Hit) bool { return !h.Deprecated && slices.Contains(c.links, slug(h)) }
+	for i := range cands {
+		c := &cands[i]
+		if c.hit.Deprecated {
+			for j := range cands {
+				if replacement(c, &cands[j].hit) {
+					c.hit.ReplacedBy = append(c.hit.ReplacedBy, cands[j].hit.File)
+				}
+			}
+		}
+	}
+	// Only deprecated hits move, and only down: this ends.
 	for i := 0; i < len(cands); i++ {
 		c := &cands[i]
 		if !c.hit.Deprecated || len(c.links) == 0 {
@@ -386,8 +398,7 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 		}
 		last := -1
 		for j := range cands {
-			if !cands[j].hit.Deprecated && slices.Contains(c.links, slug(&cands[j].hit)) {
-				c.hit.ReplacedBy = append(c.hit.ReplacedBy, cands[j].hit.File)
+			if replacement(c, &cands[j].hit) {
 				last = max(last, j)
 			}
 		}

@@ -1,6 +1,7 @@
 package find
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -427,5 +428,30 @@ func TestMemoryIncremental(t *testing.T) {
 	res := mustFind(t, eng, Options{Query: "tapir"})
 	if res.Index.Updated != 1 || res.Index.Removed != 1 || len(res.Hits) != 1 || res.Hits[0].ID != "mem_bbb2" {
 		t.Fatalf("%+v %v", res.Index, hitNames(res))
+	}
+}
+
+// TestDeprecatedMovedOnce: a deprecated page that outranks its
+// replacement even at half its score is moved below it, once, and names
+// the replacement once.
+func TestDeprecatedMovedOnce(t *testing.T) {
+	eng := newVault(t, false)
+	writePage(t, eng, "legacy", pageText("decision", "api", "deprecated", "Platypus platypus platypus",
+		"# Platypus\n\n"+strings.Repeat("platypus platypus platypus\n", 20)+"See [[current]] and [[Other-Current.md]]."))
+	// The replacements mention it once in a long body: a far weaker match.
+	filler := strings.Repeat("unrelated words about other animals entirely\n", 60)
+	writePage(t, eng, "current", pageText("decision", "api", "active", "Monotremes", "One platypus note.\n"+filler))
+	writePage(t, eng, "other-current", pageText("decision", "api", "active", "More monotremes", "A platypus aside.\n"+filler))
+	for i := 0; i < 5; i++ {
+		writePage(t, eng, fmt.Sprintf("noise-%d", i), pageText("note", "api", "active", "noise", "unrelated words"))
+	}
+	res := mustFind(t, eng, Options{Query: "platypus"})
+	got := hitNames(res)
+	if len(got) != 3 || got[2] != "EchoesVault/pages/legacy.md" {
+		t.Fatalf("order %v", got)
+	}
+	h := res.Hits[2]
+	if len(h.ReplacedBy) != 2 || h.Score > res.Hits[1].Score {
+		t.Errorf("%+v", h)
 	}
 }
