@@ -21,7 +21,11 @@ func TestMain(m *testing.M) {
 	if ws := os.Getenv("FIND_TEST_CHILD_WORKSPACE"); ws != "" {
 		os.Exit(childFinds(ws))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if benchEng != nil {
+		os.RemoveAll(benchEng.WS.Root) // the benchmarks' shared vault
+	}
+	os.Exit(code)
 }
 
 // childFinds runs queries (and a rebuild now and then) against ws; every
