@@ -80,3 +80,27 @@ done
 echo "== git echoes serve: views of the 10,000-page vault, graph of 2,000 nodes"
 go test -run '^$' -bench 'BenchmarkViews10k|BenchmarkGraph2000' -benchtime 5x ./internal/viewer |
   awk '/^Benchmark/ { printf "%6d ms  %s\n", $3 / 1e6, $1 }'
+
+# Ranked search (issue 12): 10,000 pages + 5,000 memories, next to SQLite
+# FTS5 through Python's sqlite3 on the same corpus and queries
+# (scripts/bench-fts5.py). The go benchmarks give the in-process figures:
+#   go test ./gitvault/find -run '^$' -bench Find -benchtime 20x
+f="$work/find10k"
+if [ ! -d "$f/EchoesVault" ]; then
+  echo "generating a 10,000-page vault with 5,000 memories in $f"
+  "$work/bin/vaultgen" -dir "$f" -pages 10000 -memories 5000
+  "$ge" --workspace "$f" rebuild-index >/dev/null
+fi
+queries=("token refresh" "database migration" "retry backoff" "cache latency" "feature flag rollout"
+  "certificate rotation" "queue worker" "shard partition" "gateway proxy" "tracing")
+echo "== ranked search: 10,000 pages + 5,000 memories"
+fcache="$f/.echoes-vault/cache/find"
+label="git echoes find, first build (no index)"; best sh -c "rm -rf '$fcache' && cd '$f' && '$ge' find 'token refresh'"
+(cd "$f" && "$ge" find warm >/dev/null)
+for q in "token refresh" "tracing"; do
+  label="git echoes find '$q' (warm, whole process)"; best sh -c "cd '$f' && '$ge' find '$q'"
+done
+page="$f/EchoesVault/pages/page-05000.md"
+label="git echoes find after one changed page"; best sh -c "echo edit >> '$page' && cd '$f' && '$ge' find 'token refresh'"
+printf '%6s MB  git echoes find index\n' "$(du -sm "$fcache" | cut -f1)"
+python3 scripts/bench-fts5.py "$f" "${queries[@]}" | sed 's/^/        /'

@@ -40,6 +40,7 @@ EchoesVault Protocol 1.0.0 runtime commands:
   hydrate                           refresh the ignored index and local state
   start [--recent N]                refresh the index and print the session context
   search QUERY [--limit N]          literal case-insensitive search of page bodies
+  find QUERY [options]              ranked search of pages, daily entries and memories
   append [--payload PATH|-]         write one unique scratchpad entry
   upsert [--payload PATH|-]         create or replace one page (expectedSha256 for updates)
   end --confirm-explicit-user-end [--payload PATH|-]
@@ -338,7 +339,11 @@ func init() {
 		return jsonOut(inv.eng.ConfigureAgents())
 	}}
 	runtimeCommands["hydrate"] = runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) {
-		return jsonOut(inv.eng.Hydrate())
+		out, err := jsonOut(inv.eng.Hydrate())
+		if err == nil {
+			refreshFindIndex(inv.eng.WS)
+		}
+		return out, err
 	}}
 	runtimeCommands["rebuild-index"] = runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) {
 		return jsonOut(inv.eng.RebuildIndex())

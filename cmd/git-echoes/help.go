@@ -174,6 +174,16 @@ func buildTopics() {
 	}
 	workspace := complFlag{name: "--workspace", value: valDirs}
 	topicList = append(topicList,
+		&helpTopic{name: "find", summary: "ranked search over the pages, daily entries and memories",
+			text: findUsage, section: secVault, page: "git-echoes-find",
+			compl: complSpec{anywhere: true, flags: []complFlag{
+				{name: "--daily"}, {name: "--rebuild"},
+				{name: "--scope", value: valChoices, choices: memory.Scopes},
+				{name: "--kind", value: valChoices, choices: memory.Kinds},
+				{name: "--type", value: valText}, {name: "--stack", value: valText}, {name: "--status", value: valText},
+				{name: "--tag", value: valText}, {name: "--since", value: valText},
+				{name: "--limit", value: valText}, {name: "--budget", value: valText},
+				{name: "--format", value: valChoices, choices: []string{"json", "text", "markdown"}}, workspace}}},
 		&helpTopic{name: "check", summary: "fail-closed gate over the work tree, index or a commit",
 			text: checkUsage, section: secGit, page: "git-echoes-check",
 			compl: complSpec{flags: []complFlag{

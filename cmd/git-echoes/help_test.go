@@ -64,7 +64,7 @@ func TestHelpPrintsEachTopic(t *testing.T) {
 		if code != 0 {
 			t.Errorf("%s --help: exit %d", tp.name, code)
 		}
-		if tp.section == secVault {
+		if tp.section == secVault && tp.page == "" { // a runtime command
 			if strings.TrimRight(out, " \n") != firstLineOf(tp.text) {
 				t.Errorf("%s --help prints %q, help %s starts %q", tp.name, out, tp.name, firstLineOf(tp.text))
 			}

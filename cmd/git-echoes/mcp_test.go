@@ -308,7 +308,7 @@ func TestMCPToolsList(t *testing.T) {
 	e := newMCPEnv(t)
 	want := map[string]string{ // name: readOnly/destructive
 		"memory_save": "write", "memory_search": "ro", "memory_read": "ro", "memory_doctor": "ro",
-		"echoes_status": "ro", "echoes_search": "ro", "echoes_read_page": "ro",
+		"echoes_status": "ro", "echoes_search": "ro", "echoes_read_page": "ro", "echoes_find": "ro",
 		"echoes_upsert_page": "destructive", "echoes_append": "write", "echoes_start": "write", "echoes_end": "destructive",
 	}
 	s := e.serve(t, serveOpts{})
@@ -358,7 +358,7 @@ func TestMCPFlagsSelectTools(t *testing.T) {
 	e := newMCPEnv(t)
 	for flag, names := range map[string][]string{
 		"--memory": {"memory_doctor", "memory_read", "memory_save", "memory_search"},
-		"--vault":  {"echoes_append", "echoes_end", "echoes_read_page", "echoes_search", "echoes_start", "echoes_status", "echoes_upsert_page"},
+		"--vault":  {"echoes_append", "echoes_end", "echoes_find", "echoes_read_page", "echoes_search", "echoes_start", "echoes_status", "echoes_upsert_page"},
 	} {
 		res, err := connect(t, e.repo, e.vars, flag).ListTools(context.Background(), nil)
 		if err != nil {

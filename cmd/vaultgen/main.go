@@ -21,6 +21,7 @@ func main() {
 	flag.IntVar(&spec.PageBytes, "page-bytes", spec.PageBytes, "approximate bytes per page")
 	flag.IntVar(&spec.DailyLogs, "daily", spec.DailyLogs, "number of daily entries")
 	flag.IntVar(&spec.ExtraFiles, "extra-files", 0, "files outside the vault (to build a large repository)")
+	memories := flag.Int("memories", 0, "ECC memories to write into <dir>/.ecc/memory (project and team scopes)")
 	mergeLines := flag.Int("merge-lines", 0, "instead of a vault, write base.md, ours.md and theirs.md of this many lines of repetitive Markdown (merge-driver input)")
 	seed := flag.Uint64("seed", 1, "seed of -merge-lines")
 	flag.Parse()
@@ -45,5 +46,11 @@ func main() {
 	if err := vaultgen.Write(*dir, spec); err != nil {
 		fmt.Fprintln(os.Stderr, "vaultgen:", err)
 		os.Exit(1)
+	}
+	if *memories > 0 {
+		if err := vaultgen.WriteMemories(filepath.Join(*dir, ".ecc", "memory"), *memories, spec.Seed); err != nil {
+			fmt.Fprintln(os.Stderr, "vaultgen:", err)
+			os.Exit(1)
+		}
 	}
 }

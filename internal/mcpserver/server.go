@@ -128,6 +128,7 @@ func New(cfg Config) (*mcp.Server, error) {
 	}
 	if cfg.Engine != nil {
 		tools = append(tools, vaultTools(&cfg)...)
+		tools = append(tools, findTool(&cfg))
 	}
 	version := cfg.Version
 	if version == "" {

@@ -1,0 +1,238 @@
+package find
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/analysis"
+)
+
+// MaxQueryChars bounds a query (code points), as the memory search bounds
+// its own (ecc-conformance §12.1 uses 500 UTF-16 units).
+const MaxQueryChars = 500
+
+// clauseKind is what one query clause matches.
+type clauseKind int
+
+const (
+	clauseTerm   clauseKind = iota // a word or compound: its parts as a phrase, or its whole
+	clausePhrase                   // "quoted words": the stems in a row
+	clausePrefix                   // word*: any indexed surface form starting with it
+)
+
+// clause is one parsed element of a query.
+type clause struct {
+	kind    clauseKind
+	negated bool                // -term: documents matching it are excluded
+	parts   []analysis.Compound // term and phrase
+	prefix  string              // prefix: the folded word without *
+}
+
+// Query is a parsed find query.
+type Query struct {
+	Raw     string
+	clauses []clause
+}
+
+// QueryError is a query the parser refuses: a usage error (exit 2).
+type QueryError struct{ Msg string }
+
+func (e *QueryError) Error() string { return e.Msg }
+
+func qerr(msg string) error { return &QueryError{msg} }
+
+// ParseQuery parses QUERY: words (all of them optional, documents matching
+// more rank higher), "quoted phrases", -word or -"phrase" to exclude, and
+// word* for a prefix. Empty, oversized, control characters, unbalanced
+// quotes and queries with nothing to search for are refused.
+func ParseQuery(raw string) (*Query, error) {
+	if !utf8.ValidString(raw) {
+		return nil, qerr("find query is not valid UTF-8.")
+	}
+	q := strings.TrimSpace(raw)
+	if q == "" {
+		return nil, qerr("find query cannot be empty.")
+	}
+	if utf8.RuneCountInString(q) > MaxQueryChars {
+		return nil, qerr("find query is too long (maximum 500 characters).")
+	}
+	for _, r := range q {
+		if unicode.IsControl(r) && r != '\t' {
+			return nil, qerr("find query must not contain control characters.")
+		}
+	}
+	if strings.Count(q, `"`)%2 != 0 {
+		return nil, qerr(`find query has an unbalanced quote (").`)
+	}
+	out := &Query{Raw: q}
+	for i := 0; i < len(q); {
+		r, n := utf8.DecodeRuneInString(q[i:])
+		if unicode.IsSpace(r) {
+			i += n
+			continue
+		}
+		neg := false
+		if r == '-' && i+1 < len(q) && q[i+1] != ' ' && q[i+1] != '\t' {
+			neg = true
+			i++
+		}
+		if q[i] == '"' {
+			end := strings.IndexByte(q[i+1:], '"')
+			// Balanced quotes guarantee a closing one.
+			text := q[i+1 : i+1+end]
+			i += end + 2
+			if cs := analysis.Analyze(text); len(cs) > 0 {
+				out.clauses = append(out.clauses, clause{kind: clausePhrase, negated: neg, parts: cs})
+			}
+			continue
+		}
+		end := i
+		for end < len(q) {
+			r, n := utf8.DecodeRuneInString(q[end:])
+			if unicode.IsSpace(r) || r == '"' {
+				break
+			}
+			end += n
+		}
+		word := q[i:end]
+		i = end
+		if strings.HasSuffix(word, "*") {
+			p := analysis.Fold(strings.TrimRight(word, "*"))
+			if p == "" {
+				continue
+			}
+			if utf8.RuneCountInString(p) < 2 {
+				return nil, qerr("find query prefix " + quote(word) + " is too short (at least 2 letters before *).")
+			}
+			out.clauses = append(out.clauses, clause{kind: clausePrefix, negated: neg, prefix: p})
+			continue
+		}
+		for _, c := range analysis.Analyze(word) {
+			out.clauses = append(out.clauses, clause{kind: clauseTerm, negated: neg, parts: []analysis.Compound{c}})
+		}
+	}
+	positive := 0
+	for _, c := range out.clauses {
+		if !c.negated {
+			positive++
+		}
+	}
+	if positive == 0 {
+		if len(out.clauses) > 0 {
+			return nil, qerr("find query needs at least one word that is not excluded.")
+		}
+		return nil, qerr("find query has no searchable words.")
+	}
+	return out, nil
+}
+
+func quote(s string) string { return `"` + s + `"` }
+
+// Columns of the full-text table, in order; bm25 weights in weights.
+var (
+	stemCols = "{title summary body tags}"
+	allCols  = "{title summary body tags whole}"
+	weights  = "10.0, 8.0, 1.0, 4.0, 3.0, 0.5"
+)
+
+// match renders the query as an FTS5 MATCH expression. Every term is a
+// quoted string of analysis terms, which contain no FTS5 syntax.
+func (q *Query) match() string {
+	var pos, neg []string
+	for _, c := range q.clauses {
+		e := c.expr()
+		if c.negated {
+			neg = append(neg, e)
+		} else {
+			pos = append(pos, e)
+		}
+	}
+	expr := "(" + strings.Join(pos, " OR ") + ")"
+	for _, n := range neg {
+		expr = "(" + expr + " NOT " + n + ")"
+	}
+	return expr
+}
+
+func (c clause) expr() string {
+	switch c.kind {
+	case clausePrefix:
+		return "(surface : \"" + c.prefix + "\" *)"
+	case clausePhrase:
+		var stems []string
+		for _, p := range c.parts {
+			stems = append(stems, p.Stems...)
+		}
+		return "(" + stemCols + " : \"" + strings.Join(stems, " ") + "\")"
+	}
+	p := c.parts[0]
+	if p.Whole == "" {
+		return "(" + allCols + " : \"" + p.Stems[0] + "\")"
+	}
+	return "((" + stemCols + " : \"" + strings.Join(p.Stems, " ") + "\") OR (" + allCols + " : \"" + analysis.Stem(p.Whole) + "\"))"
+}
+
+// lineMatcher scores one line of a hit for the "best lines": how many of
+// the query's positive clauses it contains.
+type lineMatcher struct {
+	terms    []map[string]bool // per positive clause: stems or wholes that satisfy it
+	prefixes []string          // per positive prefix clause
+}
+
+func (q *Query) lineMatcher() *lineMatcher {
+	m := &lineMatcher{}
+	for _, c := range q.clauses {
+		if c.negated {
+			continue
+		}
+		switch c.kind {
+		case clausePrefix:
+			m.prefixes = append(m.prefixes, c.prefix)
+		default:
+			set := map[string]bool{}
+			for _, p := range c.parts {
+				for _, s := range p.Stems {
+					set[s] = true
+				}
+				if p.Whole != "" {
+					set[analysis.Stem(p.Whole)] = true
+				}
+			}
+			m.terms = append(m.terms, set)
+		}
+	}
+	return m
+}
+
+// score is the number of clauses the line satisfies (a phrase or compound
+// counts when one of its words is there: the line is a pointer, the
+// ranking already decided the document).
+func (m *lineMatcher) score(line string) int {
+	stems, wholes, surfaces := analysis.Terms(line)
+	have := map[string]bool{}
+	for _, s := range stems {
+		have[s] = true
+	}
+	for _, w := range wholes {
+		have[w] = true
+	}
+	n := 0
+	for _, set := range m.terms {
+		for s := range set {
+			if have[s] {
+				n++
+				break
+			}
+		}
+	}
+	for _, p := range m.prefixes {
+		for _, s := range surfaces {
+			if strings.HasPrefix(s, p) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}

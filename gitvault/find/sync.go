@@ -1,0 +1,615 @@
+package find
+
+import (
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/memory"
+	"github.com/git-echoes/git-echoes/internal/analysis"
+	"github.com/git-echoes/git-echoes/internal/fsx"
+	"github.com/git-echoes/git-echoes/internal/pytext"
+	"github.com/git-echoes/git-echoes/internal/workpool"
+)
+
+// Sources of documents.
+const (
+	SourcePage   = "page"
+	SourceDaily  = "daily"
+	SourceMemory = "memory"
+)
+
+// racyNs is how close to its indexing time a file's modification time may
+// be before its identity is no longer trusted: such a file may have been
+// changed again within the same timestamp granule (Git's "racy" entries),
+// so it is re-read and compared by content until it is safely older.
+var racyNs = int64(2 * time.Second)
+
+// doc is one indexed document.
+type doc struct {
+	key, source, path string
+	fid               fsx.FileID
+	hash, invalid     string
+	title, summary    string
+	typ, stack        string
+	status            string
+	kind, scope, id   string
+	tags              []string
+	date              string
+	links             []string
+	body              string // the text lines are numbered in
+	bodyLine          int    // line number of body's first line
+	ftsBody           string // the text the body column indexes
+	analyzed          *ftsRow
+}
+
+// fileState is one file found on disk.
+type fileState struct {
+	key, abs, display, rel string
+	fid                    fsx.FileID
+}
+
+type row struct {
+	id      int64
+	fid     fsx.FileID
+	indexed int64
+	hash    string
+}
+
+// sourceSet names what one sync covers.
+type sourceSet struct {
+	pages, daily, memory bool
+	scopes               []string
+}
+
+// syncStats counts what a sync did.
+type syncStats struct{ updated, removed int }
+
+// syncAll brings the index up to date with the sources.
+func (s *store) syncAll(ws *gitvault.Workspace, src sourceSet, roots *memory.Roots) (syncStats, error) {
+	var total syncStats
+	add := func(st syncStats, err error) error {
+		total.updated += st.updated
+		total.removed += st.removed
+		return err
+	}
+	if src.pages {
+		files, err := pageFiles(ws)
+		if err != nil {
+			return total, err
+		}
+		if err := add(s.syncFiles(SourcePage, files, func(f fileState, text string) doc { return pageDoc(f, text) })); err != nil {
+			return total, err
+		}
+	}
+	if src.daily {
+		if err := add(s.syncFiles(SourceDaily, dailyFiles(ws), func(f fileState, text string) doc { return dailyDoc(f, text) })); err != nil {
+			return total, err
+		}
+	}
+	if src.memory {
+		if err := add(s.syncMemory(roots, src.scopes)); err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+func pageFiles(ws *gitvault.Workspace) ([]fileState, error) {
+	names, err := ws.PageNames()
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	rel := ws.Rel(ws.Pages)
+	all := make([]fileState, len(names))
+	ok := make([]bool, len(names))
+	// The stat pass is the whole cost of a warm query's revalidation: it
+	// runs on every core, in chunks, and keeps the listing order.
+	stat := fsx.LstatFileID
+	if d, err := fsx.OpenDir(ws.Pages); err == nil {
+		defer d.Close()
+		stat = func(abs string) (fsx.FileID, error) { return d.FileID(filepath.Base(abs)) }
+	}
+	workpool.Chunks(len(names), runtime.GOMAXPROCS(0), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			n := names[i]
+			abs := filepath.Join(ws.Pages, n)
+			fid, err := stat(abs)
+			if err != nil {
+				continue // gone since the listing
+			}
+			all[i], ok[i] = fileState{key: "page:" + n, abs: abs, display: filepath.Join(rel, n), rel: n, fid: fid}, true
+		}
+	})
+	files := all[:0]
+	for i := range all {
+		if ok[i] {
+			files = append(files, all[i])
+		}
+	}
+	return files, nil
+}
+
+func dailyFiles(ws *gitvault.Workspace) []fileState {
+	rel := ws.Rel(ws.Daily)
+	var files []fileState
+	ws.WalkDaily(func(r string) bool {
+		abs := filepath.Join(ws.Daily, filepath.FromSlash(r))
+		if fid, err := fsx.LstatFileID(abs); err == nil {
+			files = append(files, fileState{key: "daily:" + r, abs: abs, display: filepath.Join(rel, filepath.FromSlash(r)), rel: r, fid: fid})
+		}
+		return true
+	})
+	return files
+}
+
+// querier is what *sql.DB and *sql.Tx share.
+type querier interface {
+	Query(query string, args ...any) (*sql.Rows, error)
+}
+
+func (s *store) loadRows(q querier, source string) (map[string]row, error) {
+	rows, err := q.Query(`SELECT key, id, fmode, fsize, mtime, dev, ino, indexed, hash FROM docs WHERE source = ?`, source)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]row{}
+	for rows.Next() {
+		var k string
+		var r row
+		var mode int64
+		if err := rows.Scan(&k, &r.id, &mode, &r.fid.Size, &r.fid.MtimeNs, &r.fid.Dev, &r.fid.Ino, &r.indexed, &r.hash); err != nil {
+			return nil, err
+		}
+		r.fid.Mode = fs.FileMode(mode)
+		out[k] = r
+	}
+	return out, rows.Err()
+}
+
+// stale reports whether a file must be read again: new, changed identity,
+// or racy.
+func stale(r row, ok bool, f fileState) bool {
+	return !ok || r.fid != f.fid || f.fid.MtimeNs+racyNs > r.indexed
+}
+
+// syncFiles re-indexes the files of one source whose identity changed
+// and drops the rows of files that are gone. The comparison runs first
+// without a transaction; only when something changed does it take
+// SQLite's write lock, compare again (another process may have done the
+// work meanwhile) and apply the changes in one transaction.
+func (s *store) syncFiles(source string, files []fileState, build func(fileState, string) doc) (syncStats, error) {
+	// Fast path: the listing with every identity hashes to what the last
+	// sync recorded, and no file was racy then or is now.
+	fp := filesFingerprint(files)
+	var have string
+	_ = s.db.QueryRow(`SELECT v FROM meta WHERE k = ?`, "files:"+source).Scan(&have)
+	if h, at, ok := strings.Cut(have, " "); ok && h == fp && !anyRacy(files, parseInt(at)) {
+		return syncStats{}, nil
+	}
+	rows, err := s.loadRows(s.db, source)
+	if err != nil {
+		return syncStats{}, err
+	}
+	if !needsWork(rows, files) {
+		return syncStats{}, s.recordFiles(s.db, source, fp)
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return syncStats{}, err
+	}
+	defer tx.Rollback()
+	if rows, err = s.loadRows(tx, source); err != nil {
+		return syncStats{}, err
+	}
+	var todo []fileState
+	seen := make(map[string]bool, len(files))
+	for _, f := range files {
+		seen[f.key] = true
+		r, ok := rows[f.key]
+		if stale(r, ok, f) {
+			todo = append(todo, f)
+		}
+	}
+	var st syncStats
+	for k, r := range rows {
+		if !seen[k] {
+			if err := deleteDoc(tx, r.id); err != nil {
+				return st, err
+			}
+			st.removed++
+		}
+	}
+	// Read, parse and analyze in parallel; write in order.
+	docs := make([]*doc, len(todo))
+	idents := make([]bool, len(todo)) // unchanged content: only the identity moves
+	now := time.Now().UnixNano()
+	workpool.Each(len(todo), runtime.GOMAXPROCS(0), func() func(int) {
+		return func(i int) {
+			f := todo[i]
+			b, err := fsx.ReadFile(f.abs)
+			if err != nil {
+				return // gone or unreadable: the next sync sees it
+			}
+			h := hashBytes(b)
+			if r, ok := rows[f.key]; ok && r.hash == h {
+				idents[i] = true
+				docs[i] = &doc{key: f.key, fid: f.fid, hash: h}
+				return
+			}
+			d := build(f, string(b))
+			d.hash = h
+			d.analyzed = analyzeDoc(&d)
+			docs[i] = &d
+		}
+	})
+	for i, d := range docs {
+		if d == nil {
+			continue
+		}
+		r, ok := rows[d.key]
+		if idents[i] {
+			if _, err := tx.Exec(`UPDATE docs SET fmode=?, fsize=?, mtime=?, dev=?, ino=?, indexed=? WHERE id=?`,
+				int64(d.fid.Mode), d.fid.Size, d.fid.MtimeNs, d.fid.Dev, d.fid.Ino, now, r.id); err != nil {
+				return st, err
+			}
+			continue
+		}
+		if ok {
+			if err := deleteDoc(tx, r.id); err != nil {
+				return st, err
+			}
+		}
+		if err := insertDoc(tx, d, now); err != nil {
+			return st, err
+		}
+		st.updated++
+	}
+	if err := s.recordFiles(tx, source, fp); err != nil {
+		return st, err
+	}
+	return st, tx.Commit()
+}
+
+// execer is what *sql.DB and *sql.Tx share for writes.
+type execer interface {
+	Exec(query string, args ...any) (sql.Result, error)
+}
+
+// recordFiles stores the fingerprint of the listing just synced and when.
+func (s *store) recordFiles(e execer, source, fp string) error {
+	_, err := e.Exec(`INSERT OR REPLACE INTO meta(k, v) VALUES (?, ?)`, "files:"+source, fp+" "+itoa64(time.Now().UnixNano()))
+	return err
+}
+
+// filesFingerprint hashes a listing with the identity of every file.
+func filesFingerprint(files []fileState) string {
+	h := sha256.New()
+	for _, f := range files {
+		h.Write([]byte(f.key + "\x00" + fidText(f.fid) + "\x00"))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// anyRacy: a file modified too close to the time the fingerprint was
+// taken may have changed again within the same timestamp granule.
+func anyRacy(files []fileState, at int64) bool {
+	for _, f := range files {
+		if f.fid.MtimeNs+racyNs > at {
+			return true
+		}
+	}
+	return false
+}
+
+func parseInt(s string) int64 {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+func needsWork(rows map[string]row, files []fileState) bool {
+	if len(rows) != len(files) {
+		return true
+	}
+	for _, f := range files {
+		r, ok := rows[f.key]
+		if stale(r, ok, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func hashBytes(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
+
+func deleteDoc(tx *sql.Tx, id int64) error {
+	if _, err := tx.Exec(`DELETE FROM fts WHERE rowid = ?`, id); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(`DELETE FROM bodies WHERE id = ?`, id); err != nil {
+		return err
+	}
+	_, err := tx.Exec(`DELETE FROM docs WHERE id = ?`, id)
+	return err
+}
+
+// ftsRow is a document's analyzed columns.
+type ftsRow struct{ title, summary, body, tags, whole, surface string }
+
+func analyzeDoc(d *doc) *ftsRow {
+	var wholes, surfaces []string
+	col := func(text string) string {
+		var stems []string
+		for _, c := range analysis.Analyze(text) {
+			stems = append(stems, c.Stems...)
+			surfaces = append(surfaces, c.Surfaces...)
+			if c.Whole != "" {
+				wholes = append(wholes, analysis.Stem(c.Whole))
+				surfaces = append(surfaces, c.Whole)
+			}
+		}
+		return strings.Join(stems, " ")
+	}
+	r := &ftsRow{title: col(d.title), summary: col(d.summary), body: col(d.ftsBody), tags: col(strings.Join(d.tags, " "))}
+	r.whole = strings.Join(wholes, " ")
+	r.surface = strings.Join(surfaces, " ")
+	return r
+}
+
+func insertDoc(tx *sql.Tx, d *doc, now int64) error {
+	res, err := tx.Exec(`INSERT INTO docs(key, source, path, fmode, fsize, mtime, dev, ino, indexed, hash, invalid,
+		title, summary, type, stack, status, ftype, fstack, kind, scope, memid, tags, date, links, bodyline)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		d.key, d.source, d.path, int64(d.fid.Mode), d.fid.Size, d.fid.MtimeNs, d.fid.Dev, d.fid.Ino, now, d.hash, d.invalid,
+		d.title, d.summary, d.typ, d.stack, d.status, pytext.Casefold(d.typ), pytext.Casefold(d.stack),
+		d.kind, d.scope, d.id, tagField(d.tags), d.date, strings.Join(d.links, "\n"), d.bodyLine)
+	if err != nil {
+		return err
+	}
+	if d.invalid != "" {
+		return nil // skipped and reported, never matched
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	// Bodies live apart, so ranking never reads them: only the hits'.
+	if _, err := tx.Exec(`INSERT INTO bodies(id, body) VALUES (?, ?)`, id, d.body); err != nil {
+		return err
+	}
+	f := d.analyzed
+	if f == nil {
+		f = analyzeDoc(d)
+	}
+	_, err = tx.Exec(`INSERT INTO fts(rowid, title, summary, body, tags, whole, surface) VALUES (?,?,?,?,?,?,?)`,
+		id, f.title, f.summary, f.body, f.tags, f.whole, f.surface)
+	return err
+}
+
+// tagField stores tags as " a b " so a tag filter is one instr().
+func tagField(tags []string) string {
+	if len(tags) == 0 {
+		return ""
+	}
+	return " " + strings.Join(tags, " ") + " "
+}
+
+var (
+	headingRe = regexp.MustCompile(`(?m)^#{1,6}[ \t]+(.+?)[ \t#]*$`)
+	linkRe    = regexp.MustCompile(`\[\[([^\]\|#\n]+)`)
+)
+
+// splitFrontmatter returns the body after a leading --- block and the
+// number of lines before it.
+func splitFrontmatter(text string) (body string, skipped int) {
+	t := pytext.UniversalNewlines(text)
+	if !strings.HasPrefix(t, "---\n") {
+		return t, 0
+	}
+	pos, n := 4, 1
+	for {
+		line, next, ok := pytext.NextLine(t, pos)
+		if !ok {
+			return t, 0
+		}
+		n++
+		if pytext.Strip(line) == "---" {
+			return t[next:], n
+		}
+		pos = next
+	}
+}
+
+func pageDoc(f fileState, text string) doc {
+	d := doc{key: f.key, source: SourcePage, path: f.display, fid: f.fid, body: text, bodyLine: 1}
+	info, err := gitvault.ParsePageInfo(text)
+	if err != nil {
+		d.invalid = gitvault.ErrorMessage(err)
+		return d
+	}
+	d.typ, d.stack, d.status, d.summary = info.Type, info.Stack, info.Status, info.Summary
+	body, _ := splitFrontmatter(text)
+	d.ftsBody = body
+	d.title = strings.TrimSuffix(f.rel, filepath.Ext(f.rel))
+	if m := headingRe.FindStringSubmatch(body); m != nil {
+		d.title = m[1]
+	}
+	if info.Deprecated {
+		for _, m := range linkRe.FindAllStringSubmatch(body, -1) {
+			d.links = append(d.links, pytext.Casefold(strings.TrimSuffix(pytext.Strip(m[1]), ".md")))
+		}
+	}
+	d.date = time.Unix(0, f.fid.MtimeNs).UTC().Format("2006-01-02")
+	return d
+}
+
+func dailyDoc(f fileState, text string) doc {
+	d := doc{key: f.key, source: SourceDaily, path: f.display, fid: f.fid, body: text, bodyLine: 1, ftsBody: text, title: f.rel}
+	if i := strings.IndexByte(f.rel, '/'); i > 0 {
+		d.date = f.rel[:i]
+	}
+	return d
+}
+
+func memoryDoc(e memory.Entry) doc {
+	m := e.Memory
+	return doc{key: "memory:" + e.Path, source: SourceMemory, path: e.Path, hash: hashBytes(m.Serialize()),
+		title: m.Title, kind: m.Kind, scope: m.Scope, id: m.ID, status: m.Status, tags: m.Tags,
+		date: m.UpdatedAt, body: m.Body, bodyLine: 1, ftsBody: m.Body}
+}
+
+// syncMemory indexes the memory scan of scopes. A stat walk of the scope
+// roots fingerprints them; only when the fingerprint differs from the one
+// the index was built at is the exact scan (memory.Scan, the search
+// rules) run, and only memories whose content changed are re-indexed.
+func (s *store) syncMemory(roots *memory.Roots, scopes []string) (syncStats, error) {
+	fp := memoryFingerprint(roots, scopes)
+	var have string
+	_ = s.db.QueryRow(`SELECT v FROM meta WHERE k = 'memory'`).Scan(&have)
+	if fp != "" && have == fp {
+		return syncStats{}, nil
+	}
+	entries, diag, err := memory.Scan(roots, scopes)
+	if err != nil {
+		return syncStats{}, err
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return syncStats{}, err
+	}
+	defer tx.Rollback()
+	rows, err := s.loadRows(tx, SourceMemory)
+	if err != nil {
+		return syncStats{}, err
+	}
+	var st syncStats
+	seen := map[string]bool{}
+	now := time.Now().UnixNano()
+	var todo []*doc
+	for _, e := range entries {
+		d := memoryDoc(e)
+		seen[d.key] = true
+		if r, ok := rows[d.key]; !ok || r.hash != d.hash {
+			todo = append(todo, &d)
+		}
+	}
+	workpool.Each(len(todo), runtime.GOMAXPROCS(0), func() func(int) {
+		return func(i int) { todo[i].analyzed = analyzeDoc(todo[i]) }
+	})
+	for _, dp := range todo {
+		d := *dp
+		r, ok := rows[d.key]
+		if ok {
+			if err := deleteDoc(tx, r.id); err != nil {
+				return st, err
+			}
+		}
+		if err := insertDoc(tx, &d, now); err != nil {
+			return st, err
+		}
+		st.updated++
+	}
+	for k, r := range rows {
+		if !seen[k] {
+			if err := deleteDoc(tx, r.id); err != nil {
+				return st, err
+			}
+			st.removed++
+		}
+	}
+	diagText := itoa(diag.InvalidFileCount) + " " + boolText(diag.Truncated)
+	if _, err := tx.Exec(`INSERT OR REPLACE INTO meta(k, v) VALUES ('memory', ?), ('memorydiag', ?)`, fp, diagText); err != nil {
+		return st, err
+	}
+	return st, tx.Commit()
+}
+
+func boolText(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// memoryFingerprint hashes the scopes' roots and every entry below them
+// (a superset of what the scan reads: dot entries and symlinks included)
+// with its FileID. It is "" when it cannot be trusted: an entry is racy,
+// or the walk is larger than the scan could ever read.
+func memoryFingerprint(roots *memory.Roots, scopes []string) string {
+	h := sha256.New()
+	now := time.Now().UnixNano()
+	count := 0
+	racy := false
+	for _, scope := range scopes {
+		root := roots.ScopeRoot(scope)
+		real, _ := filepath.EvalSymlinks(root)
+		h.Write([]byte("\x00scope\x00" + scope + "\x00" + root + "\x00" + real + "\x00" + roots.Boundary(scope) + "\x00"))
+		var walk func(dir, rel string, depth int)
+		walk = func(dir, rel string, depth int) {
+			if depth > memory.MaxScanDepth+1 || count > 4*memory.MaxScanEntries {
+				count = 1 << 30
+				return
+			}
+			fid, err := fsx.LstatFileID(dir)
+			if err == nil {
+				h.Write([]byte(rel + "\x00" + fidText(fid) + "\x00"))
+			}
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				h.Write([]byte("unreadable\x00"))
+				return
+			}
+			stat := func(name string) (fsx.FileID, error) { return fsx.LstatFileID(filepath.Join(dir, name)) }
+			if d, err := fsx.OpenDir(dir); err == nil {
+				defer d.Close()
+				stat = d.FileID
+			}
+			for _, e := range entries {
+				count++
+				p := filepath.Join(dir, e.Name())
+				r := rel + "/" + e.Name()
+				if e.Type().IsDir() {
+					walk(p, r, depth+1)
+					continue
+				}
+				fid, err := stat(e.Name())
+				if err != nil {
+					h.Write([]byte(r + "\x00gone\x00"))
+					continue
+				}
+				if fid.MtimeNs+racyNs > now {
+					racy = true
+				}
+				h.Write([]byte(r + "\x00" + fidText(fid) + "\x00"))
+			}
+		}
+		walk(root, "", 0)
+	}
+	if racy || count >= 1<<30 {
+		return ""
+	}
+	return strings.Join(scopes, ",") + ":" + hex.EncodeToString(h.Sum(nil))
+}
+
+func fidText(f fsx.FileID) string {
+	return itoa(int(f.Mode)) + "," + itoa64(f.Size) + "," + itoa64(f.MtimeNs) + "," + utoa(f.Dev) + "," + utoa(f.Ino)
+}

@@ -1,0 +1,128 @@
+package analysis
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func stems(text string) []string {
+	var out []string
+	for _, c := range Analyze(text) {
+		out = append(out, c.Stems...)
+	}
+	return out
+}
+
+func wholes(text string) []string {
+	var out []string
+	for _, c := range Analyze(text) {
+		if c.Whole != "" {
+			out = append(out, c.Whole)
+		}
+	}
+	return out
+}
+
+func TestAnalyze(t *testing.T) {
+	for _, tc := range []struct {
+		in            string
+		stems, wholes []string
+	}{
+		{"retries retrying retried retry", []string{"retri", "retri", "retri", "retri"}, nil},
+		{"rate-limit", []string{"rate", "limit"}, []string{"ratelimit"}},
+		{"rate limit", []string{"rate", "limit"}, nil},
+		{"RateLimit", []string{"rate", "limit"}, []string{"ratelimit"}},
+		{"rate_limit", []string{"rate", "limit"}, []string{"ratelimit"}},
+		{"parseConfig", []string{"pars", "config"}, []string{"parseconfig"}},
+		{"HTTPServer", []string{"http", "server"}, []string{"httpserver"}},
+		{"max_retries", []string{"max", "retri"}, []string{"maxretries"}},
+		{"v2 utf8", []string{"v2", "utf8"}, nil},
+		{"café CAFÉ cafe\u0301", []string{"cafe", "cafe", "cafe"}, nil},
+		{"Zürich naïve résumé", []string{"zurich", "naiv", "resum"}, nil},
+		{"ﬁle ＡＰＩ", []string{"file", "api"}, nil},
+		{"Straße", []string{"strass"}, nil},
+		{"(see: foo, bar!)", []string{"see", "foo", "bar"}, nil},
+		{"--flag -x", []string{"flag", "x"}, nil},
+		{"a.b/c", []string{"a", "b", "c"}, []string{"abc"}},
+		{"日本語 テキスト", []string{"日本語", "テキスト"}, nil},
+	} {
+		if got := stems(tc.in); !slices.Equal(got, tc.stems) {
+			t.Errorf("%q: stems %q, want %q", tc.in, got, tc.stems)
+		}
+		if got := wholes(tc.in); !slices.Equal(got, tc.wholes) {
+			t.Errorf("%q: wholes %q, want %q", tc.in, got, tc.wholes)
+		}
+	}
+}
+
+func TestLines(t *testing.T) {
+	cs := Analyze("one\ntwo\r\nthree\rfour")
+	var lines []int
+	for _, c := range cs {
+		lines = append(lines, c.Line)
+	}
+	if !slices.Equal(lines, []int{1, 2, 3, 4}) {
+		t.Errorf("lines %v", lines)
+	}
+}
+
+func TestWordBound(t *testing.T) {
+	long := strings.Repeat("é", 100)
+	for _, c := range Analyze(long + " " + strings.Repeat("ab-", 50) + "c") {
+		for _, s := range append(append([]string{c.Whole}, c.Surfaces...), c.Stems...) {
+			if len(s) > MaxWordBytes || !utf8.ValidString(s) {
+				t.Errorf("term %q: %d bytes", s, len(s))
+			}
+		}
+	}
+}
+
+// isTerm: a term never holds an ASCII character other than a letter or
+// digit, so FTS5's ascii tokenizer never splits it, and it is folded.
+func isTerm(s string) bool {
+	if s == "" || len(s) > MaxWordBytes || !utf8.ValidString(s) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < utf8.RuneSelf && !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// FuzzAnalyze: every term is a valid term, folding is idempotent, and the
+// analysis of a term is the term itself (what the index stores is what a
+// query of the same word looks up).
+func FuzzAnalyze(f *testing.F) {
+	for _, s := range []string{"rate-limit parseConfig max_retries HTTPServer", "café ＡＰＩ ﬁle Straße", "\xff\xfe", "a\u0301\u0302b", "İstanbul ǅ ﬀ", "x--y__z..w", "1.2.3 v2Parser"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, c := range Analyze(s) {
+			if len(c.Surfaces) == 0 || len(c.Surfaces) != len(c.Stems) {
+				t.Fatalf("%q: compound %+v", s, c)
+			}
+			if (c.Whole != "") != (len(c.Surfaces) > 1) {
+				t.Fatalf("%q: whole %q for %d parts", s, c.Whole, len(c.Surfaces))
+			}
+			for _, w := range append(append([]string{}, c.Surfaces...), c.Stems...) {
+				if !isTerm(w) {
+					t.Fatalf("%q: bad term %q", s, w)
+				}
+			}
+			if c.Whole != "" && !isTerm(c.Whole) {
+				t.Fatalf("%q: bad whole %q", s, c.Whole)
+			}
+			for _, w := range c.Surfaces {
+				if Fold(w) != w {
+					t.Fatalf("%q: Fold(%q) = %q", s, w, Fold(w))
+				}
+			}
+		}
+		_ = Fold(s)
+	})
+}
