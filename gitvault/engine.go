@@ -28,6 +28,7 @@ type Engine struct {
 
 	cacheMu sync.Mutex
 	pages   *pageCache // loaded on first use, then kept and revalidated per call
+	noCache bool       // tests and benchmarks: read every page, as without a cache
 }
 
 // pageCache returns the engine's page cache (pagecache.go), loading the
@@ -36,6 +37,9 @@ type Engine struct {
 func (e *Engine) pageCache() *pageCache {
 	e.cacheMu.Lock()
 	defer e.cacheMu.Unlock()
+	if e.noCache {
+		return nil
+	}
 	if e.pages == nil || e.pages.dir != e.WS.Pages {
 		e.pages = loadPageCache(e.WS)
 	}
@@ -139,7 +143,16 @@ func (e *Engine) render(proposed []indexPage) (*index, error) {
 	for i, p := range proposed {
 		replace[p.Name] = i
 	}
-	return assembleIndex(names, loadAndParseCached(e.pageCache(), names, replace, false), proposed)
+	return assembleIndex(names, e.loadPages(names, replace, false), proposed)
+}
+
+// loadPages is loadAndParse over the work-tree pages, through the page
+// cache when the engine has one.
+func (e *Engine) loadPages(names []string, skip map[string]int, withConflict bool) []loadedPage {
+	if c := e.pageCache(); c != nil {
+		return loadAndParseCached(c, names, skip, withConflict)
+	}
+	return loadAndParse(dirSource{e.WS.Pages}, names, skip, withConflict)
 }
 
 // refreshResult is the indexRefresh object (echoes-conformance §11.3).

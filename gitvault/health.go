@@ -118,7 +118,7 @@ func (e *Engine) Inspect() *Inspection {
 	// buffers; page bodies are never kept.
 	// Unchanged pages come from the page cache, which inspect reads but
 	// never writes (pagecache.go).
-	loaded := loadAndParseCached(e.pageCache(), names, nil, true)
+	loaded := e.loadPages(names, nil, true)
 	h.TotalPages = len(names)
 
 	check := IndexCheck{PageCount: len(names)}

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -53,7 +54,7 @@ import (
 // cacheGranule is the timestamp resolution the racy test allows for: FAT
 // keeps modification times in two-second steps, and the kernel stamps files
 // from a clock that lags the one time.Now reads.
-const cacheGranule = int64(2 * time.Second)
+var cacheGranule = int64(2 * time.Second) // a variable for tests only
 
 // pageCacheMagic starts a cache file; pageCacheFormat is bumped whenever
 // the encoding or what the parser derives from a page changes.
@@ -88,6 +89,8 @@ type pageCache struct {
 	mu      sync.Mutex
 	entries map[string]cachedPage // by page file name
 	dirty   bool                  // entries differ from the file
+
+	reads atomic.Int64 // pages read (not taken from the cache): for tests
 }
 
 // newPageCache returns an empty cache of dir stored at path.
@@ -239,6 +242,7 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 					return
 				}
 			}
+			c.reads.Add(1)
 			var err error
 			buf, err = d.ReadFileBuf(name, buf)
 			if err != nil {
@@ -252,18 +256,22 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 				return
 			}
 			text := pytext.UniversalNewlines(unsafeString(buf))
-			out[i].conflict = withConflict && hasConflictMarker(text)
 			page, err := parsePage(text, true, false)
 			if err != nil {
+				out[i].conflict = withConflict && hasConflictMarker(text)
 				out[i].parseErr = err
 				c.forget(name)
 				return
 			}
+			// The conflict verdict is cached whoever asked, so that inspect
+			// can trust what hydrate recorded.
+			confl := hasConflictMarker(text)
+			out[i].conflict = withConflict && confl
 			out[i].page = page.detach()
 			if cacheable {
 				p := out[i].page
 				c.store(name, cachedPage{stamp: st, since: checked, typ: p.Type, status: p.Status, summary: p.Summary,
-					hasSummary: p.HasSummary, conflictKnown: withConflict, confl: out[i].conflict})
+					hasSummary: p.HasSummary, conflictKnown: true, confl: confl})
 			}
 		}
 	})
