@@ -29,6 +29,7 @@ type Engine struct {
 	cacheMu sync.Mutex
 	pages   *pageCache // loaded on first use, then kept and revalidated per call
 	noCache bool       // tests and benchmarks: read every page, as without a cache
+	texts   *textCache // page texts, kept by a long-lived engine (KeepPageTexts)
 }
 
 // pageCache returns the engine's page cache (pagecache.go), loading the
