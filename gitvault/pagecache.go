@@ -51,6 +51,9 @@ import (
 // vault, but a status that writes would surprise a read-only checkout and
 // race with the writers it is meant to observe).
 
+// cacheGitignore is the content of .echoes-vault/cache/.gitignore.
+const cacheGitignore = "# Derived local caches of git-echoes: never committed.\n*\n"
+
 // cacheGranule is the timestamp resolution the racy test allows for: FAT
 // keeps modification times in two-second steps, and the kernel stamps files
 // from a clock that lags the one time.Now reads.
@@ -85,6 +88,9 @@ func (c cachedPage) page() *parsedPage {
 type pageCache struct {
 	dir  string // the pages directory
 	path string // the cache file ("" when there is none: no place for it)
+	// ignore is, outside Git, the .gitignore that keeps .echoes-vault/cache
+	// out of any repository created there later ("" inside Git).
+	ignore string
 
 	mu      sync.Mutex
 	entries map[string]cachedPage // by page file name
@@ -116,6 +122,9 @@ func loadPageCache(ws *Workspace) *pageCache {
 		return newPageCache(ws.Pages, "")
 	}
 	c := newPageCache(ws.Pages, path)
+	if !ws.InGit {
+		c.ignore = filepath.Join(ws.RuntimeDir, "cache", ".gitignore")
+	}
 	// Whatever cannot be used (no file yet, not a regular file, unreadable,
 	// corrupt, foreign, outdated) starts empty and dirty: the next writer
 	// replaces it.
@@ -156,6 +165,11 @@ func (c *pageCache) save() {
 	c.mu.Unlock()
 	if err := fsx.MkdirAllSync(filepath.Dir(c.path), 0o755); err != nil {
 		return
+	}
+	if c.ignore != "" && !fsx.IsRegular(c.ignore) {
+		// The cache directory ignores itself, so a `git init` in the
+		// workspace never offers it for a commit.
+		_ = fsx.CreateFileExclusive(c.ignore, []byte(cacheGitignore))
 	}
 	_ = fsx.WriteFileAtomic(c.path, data)
 }

@@ -343,6 +343,13 @@ func TestPageCacheWriters(t *testing.T) {
 	}
 
 	sb := gitrepotest.New(t)
+	// A repository created later in a workspace that had none: the old
+	// cache directory ignores itself.
+	sb.Git(e.WS.Root, "init", "-q")
+	if out := sb.Git(e.WS.Root, "status", "--porcelain", "--untracked-files=all"); strings.Contains(out, "cache") {
+		t.Errorf("after git init, git status offers the cache:\n%s", out)
+	}
+
 	root := sb.Init(filepath.Join(t.TempDir(), "repo"))
 	g, err := Open(Options{Workspace: root})
 	if err != nil {
