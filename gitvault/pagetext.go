@@ -26,6 +26,7 @@ type cachedText struct {
 	stamp fsx.Stamp
 	since int64
 	text  string
+	ascii bool // isASCIIString(text)
 }
 
 // DefaultPageTextBytes bounds the page texts a long-lived engine keeps:
@@ -51,29 +52,29 @@ func (e *Engine) textCache() *textCache {
 	return e.texts
 }
 
-func (c *textCache) lookup(name string, st fsx.Stamp) (string, bool) {
+func (c *textCache) lookup(name string, st fsx.Stamp) (cachedText, bool) {
 	c.mu.Lock()
 	t, ok := c.entries[name]
 	c.mu.Unlock()
 	if !ok || t.stamp != st || st.Racy(t.since, cacheGranule) {
-		return "", false
+		return cachedText{}, false
 	}
-	return t.text, true
+	return t, true
 }
 
-// store keeps text (the caller's own copy) when it fits the bound.
-func (c *textCache) store(name string, st fsx.Stamp, since int64, text string) {
+// store keeps t (its text the caller's own copy) when it fits the bound.
+func (c *textCache) store(name string, t cachedText) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.entries[name]; ok {
 		c.bytes -= len(old.text)
 		delete(c.entries, name)
 	}
-	if c.bytes+len(text) > c.max {
+	if c.bytes+len(t.text) > c.max {
 		return
 	}
-	c.entries[name] = cachedText{stamp: st, since: since, text: text}
-	c.bytes += len(text)
+	c.entries[name] = t
+	c.bytes += len(t.text)
 }
 
 // forget drops a page that no longer reads as text.

@@ -25,11 +25,12 @@ func TestSearchWithKeptTextsMatchesFresh(t *testing.T) {
 	shortGranule(t)
 	for _, bound := range []int{0, 300} { // 300 bytes: most pages do not fit
 		e := cacheVault(t, 12)
+		writePage(t, e, "p050.md", page("Unicode.", "active")+"Die Straße zum Café.\n")
 		live := reopen(t, e, false)
 		live.KeepPageTexts(bound)
 		check := func(step string) {
 			t.Helper()
-			for _, q := range []string{"summary", "body", "Summary 1", "zzz"} {
+			for _, q := range []string{"summary", "body", "Summary 1", "zzz", "CAFÉ", "strasse", "caf"} {
 				for _, limit := range []int{1, 5, 100} {
 					if got, want := searchJSON(t, live, q, limit), searchJSON(t, reopen(t, e, true), q, limit); got != want {
 						t.Fatalf("bound %d, %s, search %q limit %d:\n%s\n---\n%s", bound, step, q, limit, got, want)

@@ -100,8 +100,8 @@ func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
 					var err error
 					st, err = dir.Stamp(name)
 					stamped = err == nil && st.IsRegular()
-					if text, ok := tc.lookup(name, st); ok && stamped {
-						found[i] = m.scan(text, filepath.Join(relDir, name), limit+1)
+					if t, ok := tc.lookup(name, st); ok && stamped {
+						found[i] = m.scanKnown(t.text, filepath.Join(relDir, name), limit+1, t.ascii)
 						return
 					}
 				}
@@ -122,7 +122,8 @@ func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
 					return
 				}
 				if stamped {
-					tc.store(name, st, since, string(buf))
+					text := string(buf)
+					tc.store(name, cachedText{stamp: st, since: since, text: text, ascii: isASCIIString(text)})
 				}
 				// The buffer is reused: scan copies what it keeps.
 				found[i] = m.scan(unsafeString(buf), filepath.Join(relDir, name), limit+1)
@@ -165,7 +166,14 @@ func newMatcher(q string) *matcher {
 
 // scan returns up to max hits of one page's raw (valid UTF-8) bytes.
 func (m *matcher) scan(raw, file string, max int) []SearchHit {
-	if m.asciiFolded && isASCIIString(raw) && !containsFoldASCII(raw, m.folded) {
+	return m.scanKnown(raw, file, max, m.asciiFolded && isASCIIString(raw))
+}
+
+// scanKnown is scan with isASCIIString(raw) already known (kept page
+// texts record it) when the folded query is ASCII; ascii is ignored
+// otherwise.
+func (m *matcher) scanKnown(raw, file string, max int, ascii bool) []SearchHit {
+	if m.asciiFolded && ascii && !containsFoldASCII(raw, m.folded) {
 		// For pure-ASCII text, casefold is ASCII lowercasing, so no line can
 		// match when the whole page does not.
 		return nil
