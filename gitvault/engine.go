@@ -117,7 +117,9 @@ func (e *Engine) lockedMutation(fn func(w *writer) (pyjson.Value, error)) (pyjso
 		c := e.pages
 		e.cacheMu.Unlock()
 		if c != nil {
-			c.save()
+			// As a guarded write: after a signal handler released the
+			// lock (ReleaseLocks), the cache is not written either.
+			_ = w.guarded(func() error { c.save(); return nil })
 		}
 	}
 	return v, err

@@ -155,8 +155,15 @@ func loadPageCache(ws *Workspace) *pageCache {
 // save writes the cache file when it differs from what was loaded. Errors
 // are ignored: the cache is never needed for a correct answer.
 func (c *pageCache) save() {
+	if c.path == "" {
+		return
+	}
+	// A writer killed while replacing the file leaves its temporary file:
+	// the next writer removes it once stale, as for every other directory
+	// the engine writes (issue 11 item 1).
+	_, _ = fsx.RemoveStaleTemps(filepath.Dir(c.path), fsx.StaleTempAge, time.Now())
 	c.mu.Lock()
-	if !c.dirty || c.path == "" {
+	if !c.dirty {
 		c.mu.Unlock()
 		return
 	}

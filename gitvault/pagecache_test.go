@@ -486,3 +486,25 @@ func FuzzPageCacheDecode(f *testing.F) {
 		}
 	})
 }
+
+// A killed writer's temporary file in the cache directory is removed by the
+// next writer once stale, even when the cache itself needs no rewrite.
+func TestPageCacheSweepsStaleTemps(t *testing.T) {
+	shortGranule(t)
+	e := cacheVault(t, 2)
+	settle()
+	hydrate(t, reopen(t, e, false))
+	settle()
+	hydrate(t, reopen(t, e, false))
+	dir := filepath.Dir(cacheFile(t, e))
+	base := filepath.Base(cacheFile(t, e))
+	fresh := plantTemp(t, dir, "."+base+".abcd1234.tmp", 0)
+	stale := plantTemp(t, dir, "."+base+".x_y_z_09.tmp", 2*fsx.StaleTempAge)
+	hydrate(t, reopen(t, e, false))
+	if _, err := os.Lstat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale temporary file %s left (%v)", stale, err)
+	}
+	if _, err := os.Lstat(fresh); err != nil {
+		t.Errorf("a live writer's temporary file was removed: %v", err)
+	}
+}
