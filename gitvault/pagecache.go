@@ -92,7 +92,7 @@ type pageCache struct {
 	// out of any repository created there later ("" inside Git).
 	ignore string
 
-	mu      sync.Mutex
+	mu      sync.RWMutex
 	entries map[string]cachedPage // by page file name
 	dirty   bool                  // entries differ from the file
 
@@ -184,9 +184,9 @@ func (c *pageCache) save() {
 // lookup returns the usable entry of name for stamp st: same stamp, not
 // racy, and with a conflict verdict when one is needed.
 func (c *pageCache) lookup(name string, st fsx.Stamp, needConflict bool) (cachedPage, bool) {
-	c.mu.Lock()
+	c.mu.RLock()
 	e, ok := c.entries[name]
-	c.mu.Unlock()
+	c.mu.RUnlock()
 	if !ok || e.stamp != st || e.racy() || (needConflict && !e.conflictKnown) {
 		return cachedPage{}, false
 	}
@@ -209,6 +209,13 @@ func (c *pageCache) store(name string, e cachedPage) {
 	}
 }
 
+func (c *pageCache) has(name string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	_, ok := c.entries[name]
+	return ok
+}
+
 // forget drops the entry of a page that no longer reads or parses.
 func (c *pageCache) forget(name string) {
 	c.mu.Lock()
@@ -219,8 +226,16 @@ func (c *pageCache) forget(name string) {
 	}
 }
 
-// retain drops the entries of files not listed (removed pages).
-func (c *pageCache) retain(names []string) {
+// retain drops the entries of files not listed (removed pages). kept is
+// how many listed names have an entry: when that is every entry, there is
+// nothing to drop and the listing need not be indexed.
+func (c *pageCache) retain(names []string, kept int) {
+	c.mu.RLock()
+	all := len(c.entries) == kept
+	c.mu.RUnlock()
+	if all {
+		return
+	}
 	keep := make(map[string]bool, len(names))
 	for _, n := range names {
 		keep[n] = true
@@ -246,11 +261,15 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 	}
 	defer d.Close()
 	out := make([]loadedPage, len(names))
+	var kept atomic.Int64 // listed names left with an entry
 	parallelWorkers(len(names), func() func(i int) {
 		var buf []byte
 		return func(i int) {
 			name := names[i]
 			if _, ok := skip[name]; ok {
+				if c.has(name) {
+					kept.Add(1)
+				}
 				return
 			}
 			checked := time.Now().UnixNano()
@@ -260,6 +279,7 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 				if e, ok := c.lookup(name, st, withConflict); ok {
 					out[i].page = e.page()
 					out[i].conflict = withConflict && e.confl
+					kept.Add(1)
 					return
 				}
 			}
@@ -293,10 +313,13 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 				p := out[i].page
 				c.store(name, cachedPage{stamp: st, since: checked, typ: p.Type, status: p.Status, summary: p.Summary,
 					hasSummary: p.HasSummary, conflictKnown: true, confl: confl})
+				kept.Add(1)
+			} else {
+				c.forget(name) // no stamp: the entry could not be checked next time either
 			}
 		}
 	})
-	c.retain(names)
+	c.retain(names, int(kept.Load()))
 	return out
 }
 
@@ -368,13 +391,24 @@ func decodePageCache(data []byte, dir string) (entries map[string]cachedPage, wr
 		return nil, 0, false
 	}
 	entries = make(map[string]cachedPage, n)
+	// Types and statuses repeat across pages: one string each.
+	intern := map[string]string{}
+	same := func(s string) string {
+		if v, ok := intern[s]; ok {
+			return v
+		}
+		if len(intern) < 256 {
+			intern[s] = s
+		}
+		return s
+	}
 	for range n {
 		name := r.string()
 		var e cachedPage
 		mode := r.uvarint()
 		e.stamp = fsx.Stamp{Mode: fs.FileMode(mode), Size: r.varint(), Mtime: r.varint(), Ctime: r.varint(), Dev: r.uvarint(), Ino: r.uvarint()}
 		flags := r.byte()
-		e.typ, e.status, e.summary = r.string(), r.string(), r.string()
+		e.typ, e.status, e.summary = same(r.string()), same(r.string()), r.string()
 		e.hasSummary, e.conflictKnown, e.confl = flags&1 != 0, flags&2 != 0, flags&4 != 0
 		if r.bad || mode > math.MaxUint32 || flags > 7 || !e.stamp.IsRegular() || !validCachedName(name) {
 			return nil, 0, false

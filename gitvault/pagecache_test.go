@@ -121,6 +121,17 @@ func TestPageCacheReadsOnlyWhatChanged(t *testing.T) {
 	if !strings.Contains(got, "DEPRECATED — Changed summary.") {
 		t.Errorf("the change is not in the index:\n%s", got)
 	}
+	// A removed page leaves the cache (and the outputs) with it.
+	if err := os.Remove(filepath.Join(e.WS.Pages, "p011.md")); err != nil {
+		t.Fatal(err)
+	}
+	gone := reopen(t, e, false)
+	if got, want := outputs(t, gone), outputs(t, reopen(t, e, true)); got != want {
+		t.Errorf("after a removal, cached outputs differ:\n%s\n---\n%s", got, want)
+	}
+	if _, ok := gone.pages.entries["p011.md"]; ok || len(gone.pages.entries) != 19 {
+		t.Errorf("after a removal: %d entries, p011.md kept=%v", len(gone.pages.entries), ok)
+	}
 }
 
 // Edits inside one timestamp granule: the same size and, through
