@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
@@ -24,6 +25,26 @@ type Options struct {
 type Engine struct {
 	WS  *Workspace
 	opt Options
+
+	cacheMu sync.Mutex
+	pages   *pageCache // loaded on first use, then kept and revalidated per call
+	noCache bool       // tests and benchmarks: read every page, as without a cache
+	texts   *textCache // page texts, kept by a long-lived engine (KeepPageTexts)
+}
+
+// pageCache returns the engine's page cache (pagecache.go), loading the
+// cache file on first use. A long-lived engine (the MCP server) keeps it in
+// memory: every call still checks every page's stamp.
+func (e *Engine) pageCache() *pageCache {
+	e.cacheMu.Lock()
+	defer e.cacheMu.Unlock()
+	if e.noCache {
+		return nil
+	}
+	if e.pages == nil || e.pages.dir != e.WS.Pages {
+		e.pages = loadPageCache(e.WS)
+	}
+	return e.pages
 }
 
 // Open resolves the workspace (echoes-conformance §3). It writes nothing.
@@ -88,7 +109,20 @@ func (e *Engine) lockedMutation(fn func(w *writer) (pyjson.Value, error)) (pyjso
 	if err := e.WS.Gate(); err != nil {
 		return pyjson.Value{}, err
 	}
-	return fn(w)
+	v, err := fn(w)
+	if err == nil {
+		// The page cache file is written here only: under the lock, by a
+		// command that succeeded (a refused command writes nothing).
+		e.cacheMu.Lock()
+		c := e.pages
+		e.cacheMu.Unlock()
+		if c != nil {
+			// As a guarded write: after a signal handler released the
+			// lock (ReleaseLocks), the cache is not written either.
+			_ = w.guarded(func() error { c.save(); return nil })
+		}
+	}
+	return v, err
 }
 
 // flagAgent validates --agent before any write (the reference validates it
@@ -108,7 +142,20 @@ func (e *Engine) render(proposed []indexPage) (*index, error) {
 	if err != nil {
 		return nil, wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, osDetail(err))
 	}
-	return renderIndex(src, names, proposed)
+	replace := make(map[string]int, len(proposed))
+	for i, p := range proposed {
+		replace[p.Name] = i
+	}
+	return assembleIndex(names, e.loadPages(names, replace, false), proposed)
+}
+
+// loadPages is loadAndParse over the work-tree pages, through the page
+// cache when the engine has one.
+func (e *Engine) loadPages(names []string, skip map[string]int, withConflict bool) []loadedPage {
+	if c := e.pageCache(); c != nil {
+		return loadAndParseCached(c, names, skip, withConflict)
+	}
+	return loadAndParse(dirSource{e.WS.Pages}, names, skip, withConflict)
 }
 
 // refreshResult is the indexRefresh object (echoes-conformance §11.3).

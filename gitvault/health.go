@@ -116,7 +116,9 @@ func (e *Engine) Inspect() *Inspection {
 	names, listErr := src.PageNames()
 	// One pass reads, validates and conflict-scans every page with reused
 	// buffers; page bodies are never kept.
-	loaded := loadAndParse(src, names, nil, true)
+	// Unchanged pages come from the page cache, which inspect reads but
+	// never writes (pagecache.go).
+	loaded := e.loadPages(names, nil, true)
 	h.TotalPages = len(names)
 
 	check := IndexCheck{PageCount: len(names)}

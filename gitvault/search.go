@@ -4,9 +4,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
@@ -63,6 +65,16 @@ func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
 	if err != nil {
 		return nil, false, wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, osDetail(err))
 	}
+	tc := e.textCache()
+	var dir *fsx.Dir
+	if tc != nil {
+		if dir, err = fsx.OpenDir(e.WS.Pages); err != nil {
+			tc, dir = nil, nil // read as without the cache, errors included
+		} else {
+			defer dir.Close()
+			tc.retain(names)
+		}
+	}
 	read, done := bufferedReader(src)
 	defer done()
 	m := newMatcher(q)
@@ -79,18 +91,42 @@ func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
 		parallelWorkers(len(part), func() func(int) {
 			var buf []byte
 			return func(i int) {
+				name := part[i]
+				var st fsx.Stamp
+				var since int64
+				stamped := false
+				if tc != nil {
+					since = time.Now().UnixNano()
+					var err error
+					st, err = dir.Stamp(name)
+					stamped = err == nil && st.IsRegular()
+					if t, ok := tc.lookup(name, st); ok && stamped {
+						found[i] = m.scanKnown(t.text, filepath.Join(relDir, name), limit+1, t.ascii)
+						return
+					}
+				}
 				var err error
-				buf, err = read(part[i], buf)
+				buf, err = read(name, buf)
 				if err != nil {
-					errs[i] = wrapf(err, "Cannot read page %s: %s", part[i], osDetail(err))
+					errs[i] = wrapf(err, "Cannot read page %s: %s", name, osDetail(err))
+					if tc != nil {
+						tc.forget(name)
+					}
 					return
 				}
 				if !utf8.Valid(buf) {
-					errs[i] = errorf("Cannot read page %s: invalid UTF-8", part[i])
+					errs[i] = errorf("Cannot read page %s: invalid UTF-8", name)
+					if tc != nil {
+						tc.forget(name)
+					}
 					return
 				}
+				if stamped {
+					text := string(buf)
+					tc.store(name, cachedText{stamp: st, since: since, text: text, ascii: isASCIIString(text)})
+				}
 				// The buffer is reused: scan copies what it keeps.
-				found[i] = m.scan(unsafeString(buf), filepath.Join(relDir, part[i]), limit+1)
+				found[i] = m.scan(unsafeString(buf), filepath.Join(relDir, name), limit+1)
 			}
 		})
 		for i := range part {
@@ -130,7 +166,14 @@ func newMatcher(q string) *matcher {
 
 // scan returns up to max hits of one page's raw (valid UTF-8) bytes.
 func (m *matcher) scan(raw, file string, max int) []SearchHit {
-	if m.asciiFolded && isASCIIString(raw) && !containsFoldASCII(raw, m.folded) {
+	return m.scanKnown(raw, file, max, m.asciiFolded && isASCIIString(raw))
+}
+
+// scanKnown is scan with isASCIIString(raw) already known (kept page
+// texts record it) when the folded query is ASCII; ascii is ignored
+// otherwise.
+func (m *matcher) scanKnown(raw, file string, max int, ascii bool) []SearchHit {
+	if m.asciiFolded && ascii && !containsFoldASCII(raw, m.folded) {
 		// For pure-ASCII text, casefold is ASCII lowercasing, so no line can
 		// match when the whole page does not.
 		return nil

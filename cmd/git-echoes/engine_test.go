@@ -169,6 +169,9 @@ func takeSnapshot(ts *testscript.TestScript, dir string) map[string]string {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
+		if d.IsDir() && filepath.ToSlash(rel) == ".echoes-vault/cache" {
+			return filepath.SkipDir // derived local caches, as in treehash
+		}
 		fi, err := os.Lstat(p)
 		if err != nil {
 			return err

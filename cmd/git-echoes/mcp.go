@@ -127,6 +127,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Version:         gitvault.EngineVersion,
 	}
 	if serveVault {
+		eng.KeepPageTexts(0) // long-lived: echoes_search revalidates kept page texts per call
 		cfg.Engine = eng
 	}
 	server, err := mcpserver.New(cfg)

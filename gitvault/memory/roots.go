@@ -32,6 +32,8 @@ type Roots struct {
 
 	projectBoundary string
 	userBoundary    string
+
+	cache *Cache // RootOptions.Cache
 }
 
 // RootOptions are the inputs of ResolveRoots. Zero values mean "from the
@@ -40,6 +42,10 @@ type RootOptions struct {
 	Cwd    string
 	Home   string
 	Getenv func(string) string
+	// Cache, when set, lets scans (search, read, doctor) reuse what they
+	// read before from files that have not changed (cache.go). A
+	// long-lived process passes the same Cache to every call.
+	Cache *Cache
 }
 
 // ResolveRoots resolves the vault roots (ecc-conformance §3.1), validating the
@@ -60,7 +66,7 @@ func ResolveRoots(opts RootOptions) (*Roots, error) {
 		cwd = wd
 	}
 	cwd = filepath.Clean(cwd)
-	r := &Roots{Cwd: cwd, ProjectRoot: findProjectRoot(cwd)}
+	r := &Roots{Cwd: cwd, ProjectRoot: findProjectRoot(cwd), cache: opts.Cache}
 
 	home := opts.Home
 	for _, k := range []string{"HOME", "USERPROFILE"} {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/jsjson"
@@ -87,6 +88,7 @@ type scanner struct {
 	res     scanResult
 	visited int
 	paths   *resolver
+	cache   *Cache // nil: every file is read
 }
 
 // scan walks the scopes in order with the shared entry and byte budgets
@@ -94,7 +96,7 @@ type scanner struct {
 // returned as errors (the latter as CodeIncomplete); everything else about
 // individual files becomes diagnostics.
 func scan(r *Roots, scopes []string) (*scanResult, error) {
-	s := &scanner{paths: newResolver()}
+	s := &scanner{paths: newResolver(), cache: r.cache}
 	s.res.Entries = []Entry{}
 	s.res.InvalidFiles = []InvalidFile{}
 	s.res.SkippedSymlinks = []string{}
@@ -270,22 +272,55 @@ type fileOutcome struct {
 }
 
 // examine reads, parses and checks one file (ecc-conformance §11.4 steps 2 and
-// 5 to 7). It has no effect on the scan state.
-func (s *scanner) examine(root, rootReal string, rootOK bool, scope, rel string, sd *scanDir) fileOutcome {
+// 5 to 7). It has no effect on the scan state. With a cache, a file whose
+// stamp matches a trusted entry of prev is not read (its containment is
+// still checked), and the outcome of a successful read is recorded in rec.
+func (s *scanner) examine(root, rootReal string, rootOK bool, scope, rel string, sd *scanDir,
+	prev map[string]cachedFile, rec *cachedFile) fileOutcome {
 	path := filepath.Join(root, filepath.FromSlash(rel))
 	dir, base := filepath.Dir(path), filepath.Base(path)
 	inside := func() bool { return rootOK && s.paths.fileWithin(dir, base, rootReal) }
+	d, dirOK := sd.acquire()
+	defer sd.release()
+	var stamp fsx.Stamp
+	var since int64
+	stamped := false
+	if s.cache != nil {
+		since = time.Now().UnixNano()
+		var err error
+		if dirOK {
+			stamp, err = d.Stamp(base)
+		} else {
+			stamp, err = fsx.LstatStamp(path)
+		}
+		stamped = err == nil && stamp.IsRegular()
+		if f, ok := prev[rel]; ok && stamped && f.stamp == stamp && !stamp.Racy(f.since, cacheGranule) && inside() {
+			*rec = f
+			return f.o
+		}
+	}
+	if s.cache != nil {
+		s.cache.reads.Add(1)
+	}
 	var text string
 	var err error
-	if d, ok := sd.acquire(); ok {
+	if dirOK {
 		text, err = readGuardedAt(d, base, path, "memory document", MaxDocumentBytes, root, inside)
 	} else {
 		text, err = readGuardedCheck(path, "memory document", MaxDocumentBytes, root, inside)
 	}
-	sd.release()
 	if err != nil {
 		return fileOutcome{}
 	}
+	o := examineText(text, scope, rel)
+	if stamped {
+		*rec = cachedFile{stamp: stamp, since: since, o: o}
+	}
+	return o
+}
+
+// examineText is examine's verdict on a document's text.
+func examineText(text, scope, rel string) fileOutcome {
 	o := fileOutcome{readOK: true, size: len(text)}
 	m, err := ParseDocument(text)
 	if err != nil {
@@ -322,8 +357,28 @@ func (s *scanner) readFiles(root, scope string, files []string) {
 			d.close()
 		}
 	}()
+	prev := s.cache.files(scope, root)
+	var recs []cachedFile
+	if s.cache != nil {
+		recs = make([]cachedFile, len(files))
+		defer func() {
+			next := make(map[string]cachedFile, len(files))
+			for i, f := range recs {
+				if f.o.readOK {
+					next[files[i]] = f
+				}
+			}
+			s.cache.publish(scope, root, next)
+		}()
+	}
 	workpool.Ordered(len(files), workers, scanWindow*workers,
-		func(i int) fileOutcome { return s.examine(root, rootReal, rootOK, scope, files[i], dirs[dirOf[i]]) },
+		func(i int) fileOutcome {
+			var rec cachedFile
+			if recs != nil {
+				defer func() { recs[i] = rec }()
+			}
+			return s.examine(root, rootReal, rootOK, scope, files[i], dirs[dirOf[i]], prev, &rec)
+		},
 		func(i int, o fileOutcome) bool {
 			rel := files[i]
 			if s.res.ScannedBytes >= MaxScanBytes {

@@ -50,3 +50,6 @@ func (d *Dir) OpenNoFollow(name string) (File, error) { return OpenNoFollow(d.jo
 
 // Lstat is LstatIdent for the file name (a single path component) of d.
 func (d *Dir) Lstat(name string) (Ident, error) { return LstatIdent(d.join(name)) }
+
+// Stamp is LstatStamp for the file name (a single path component) of d.
+func (d *Dir) Stamp(name string) (Stamp, error) { return LstatStamp(d.join(name)) }

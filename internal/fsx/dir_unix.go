@@ -140,25 +140,16 @@ func LstatIdent(path string) (Ident, error) {
 }
 
 func identOf(st *unix.Stat_t) Ident {
-	var m fs.FileMode
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFREG:
-	case unix.S_IFDIR:
-		m = fs.ModeDir
-	case unix.S_IFLNK:
-		m = fs.ModeSymlink
-	case unix.S_IFIFO:
-		m = fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		m = fs.ModeSocket
-	case unix.S_IFCHR:
-		m = fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		m = fs.ModeDevice
-	default:
-		m = fs.ModeIrregular
+	return newIdent(identOfMode(uint32(st.Mode)), st.Size, uint64(st.Dev), uint64(st.Ino))
+}
+
+// Stamp is LstatStamp for the file name (a single path component) of d.
+func (d *Dir) Stamp(name string) (Stamp, error) {
+	var st unix.Stat_t
+	if err := retry(func() error { return unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
+		return Stamp{}, &fs.PathError{Op: "lstat", Path: d.path + "/" + name, Err: err}
 	}
-	return newIdent(m, st.Size, uint64(st.Dev), uint64(st.Ino))
+	return stampOf(&st), nil
 }
 
 // retry repeats a system call interrupted by a signal, as the os package does.

@@ -62,6 +62,12 @@
 // removal. Identity (Ident.SameFile) is device and inode on POSIX systems,
 // volume serial number and file index on Windows; Windows has no FIFOs.
 //
+// Stamps (LstatStamp, Dir.Stamp), what caches keyed by file identity
+// compare. Every OS: type, size, modification time in nanoseconds, a final
+// symlink not followed. Linux, macOS, FreeBSD: st_ctime and device/inode
+// from lstat/fstatat. Windows: ChangeTime (FILE_BASIC_INFO) and volume
+// serial number/file index, from one handle opened for attributes.
+//
 // The lock (echoes-conformance §6). O_CREAT|O_EXCL|O_WRONLY (Windows: CREATE_NEW) on every OS,
 // interoperable with the reference's os.open. Windows: the lock's own
 // reads and mtime refreshes share delete access; removals retry while

@@ -103,7 +103,7 @@ func (m *memoryServer) checkScopes(scopes ...string) error {
 // roots resolves the vault roots per call (ecc-conformance §3.1), so overrides and the
 // project layout are read fresh, as the reference does.
 func (m *memoryServer) roots() (*memory.Roots, error) {
-	return memory.ResolveRoots(memory.RootOptions{Cwd: m.cfg.MemoryCwd, Getenv: m.cfg.Getenv})
+	return memory.ResolveRoots(memory.RootOptions{Cwd: m.cfg.MemoryCwd, Getenv: m.cfg.Getenv, Cache: m.cfg.memoryCache})
 }
 
 func (m *memoryServer) save(ctx context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {

@@ -31,6 +31,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/memory"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
@@ -67,6 +68,10 @@ type Config struct {
 	MemoryMaxOutput int
 	// Version is reported as serverInfo.version.
 	Version string
+
+	// memoryCache lives as long as the server (New): memory scans reuse
+	// unchanged files, revalidated on every call.
+	memoryCache *memory.Cache
 }
 
 // Instructions tell clients how to treat what the tools return.
@@ -123,6 +128,7 @@ func New(cfg Config) (*mcp.Server, error) {
 		return nil, fmt.Errorf("no tools to serve")
 	}
 	var tools []*tool
+	cfg.memoryCache = memory.NewCache()
 	if cfg.Memory {
 		tools = append(tools, memoryTools(&cfg)...)
 	}

@@ -1,0 +1,481 @@
+package gitvault
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"io/fs"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/fsx"
+	"github.com/git-echoes/git-echoes/internal/pytext"
+)
+
+// The page cache keeps, per page file, what an index render and inspect's
+// health need from a page that parsed (type, status, summary, and the
+// conflict verdict), keyed by the file's stamp (fsx.Stamp: type, size,
+// mtime, ctime, device and inode). A page whose stamp is unchanged, and
+// safely older than the moment it was last verified, is not read again, so
+// hydrate, start, inspect and the post-merge hook cost a directory listing
+// and one stat per page on an unchanged vault (issue 12, "One cache for
+// every reader"; design, "Beyond the seeds": caches keyed by file identity).
+//
+// The cache never decides an outcome: it only stands in for a read and
+// parse that would give the same answer. Pages that failed to read or parse
+// are never cached (their errors are re-derived every time), nor are pages
+// whose stamp cannot be taken. Racy entries are treated as Git treats them
+// (Documentation/technical/racy-git.txt): an entry whose mtime or ctime is
+// not older, by a whole cacheGranule, than the time it was verified (for an
+// entry loaded from disk, the later of the cache file's own mtime and the
+// write time it records) is read again.
+//
+// On disk (Workspace.LocalCacheDir("pages"), one file per pages directory,
+// so linked worktrees sharing a common Git directory do not share entries)
+// the file is a versioned header naming the engine version and the pages
+// directory, the entries, and a SHA-256 of all of it. A file that is
+// corrupt, foreign (another directory) or outdated (another format or
+// engine version) is ignored and, by the next writer, replaced. Files are
+// written atomically (fsx.WriteFileAtomic: a complete temporary file renamed
+// into place), so a concurrent reader sees the old or the new file whole and
+// two writers leave one complete file. Only the mutating commands, under the
+// vault lock, write it; inspect and status read it and never write it,
+// because read-only commands write nothing (the cache is not part of the
+// vault, but a status that writes would surprise a read-only checkout and
+// race with the writers it is meant to observe).
+
+// cacheGitignore is the content of .echoes-vault/cache/.gitignore.
+const cacheGitignore = "# Derived local caches of git-echoes: never committed.\n*\n"
+
+// cacheGranule is the timestamp resolution the racy test allows for: FAT
+// keeps modification times in two-second steps, and the kernel stamps files
+// from a clock that lags the one time.Now reads.
+var cacheGranule = int64(2 * time.Second) // a variable for tests only
+
+// pageCacheMagic starts a cache file; pageCacheFormat is bumped whenever
+// the encoding or what the parser derives from a page changes.
+const (
+	pageCacheMagic  = "git-echoes page cache\n"
+	pageCacheFormat = 1
+)
+
+// cachedPage is one page's entry.
+type cachedPage struct {
+	stamp fsx.Stamp
+	// since is when the stamp was known to describe the cached content
+	// (Unix nanoseconds): the racy test's reference time.
+	since                int64
+	typ, status, summary string
+	hasSummary           bool
+	conflictKnown, confl bool // confl is meaningful only when conflictKnown
+}
+
+func (c cachedPage) racy() bool { return c.stamp.Racy(c.since, cacheGranule) }
+
+func (c cachedPage) page() *parsedPage {
+	return &parsedPage{Type: c.typ, Status: c.status, Summary: c.summary, HasSummary: c.hasSummary}
+}
+
+// pageCache is the cache of one pages directory. It is safe for concurrent
+// use; entries are replaced, never modified.
+type pageCache struct {
+	dir  string // the pages directory
+	path string // the cache file ("" when there is none: no place for it)
+	// ignore is, outside Git, the .gitignore that keeps .echoes-vault/cache
+	// out of any repository created there later ("" inside Git).
+	ignore string
+
+	mu      sync.RWMutex
+	entries map[string]cachedPage // by page file name
+	dirty   bool                  // entries differ from the file
+
+	reads atomic.Int64 // pages read (not taken from the cache): for tests
+}
+
+// newPageCache returns an empty cache of dir stored at path.
+func newPageCache(dir, path string) *pageCache {
+	return &pageCache{dir: dir, path: path, entries: map[string]cachedPage{}}
+}
+
+// pageCachePath is the cache file of ws's pages directory.
+func (ws *Workspace) pageCachePath() (string, error) {
+	dir, err := ws.LocalCacheDir("pages")
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(ws.Pages))
+	return filepath.Join(dir, hex.EncodeToString(sum[:8])+".cache"), nil
+}
+
+// loadPageCache reads the cache file of ws, or starts an empty cache when
+// there is none or it cannot be trusted (then the next save replaces it).
+func loadPageCache(ws *Workspace) *pageCache {
+	path, err := ws.pageCachePath()
+	if err != nil {
+		return newPageCache(ws.Pages, "")
+	}
+	c := newPageCache(ws.Pages, path)
+	if !ws.InGit {
+		c.ignore = filepath.Join(ws.RuntimeDir, "cache", ".gitignore")
+	}
+	// Whatever cannot be used (no file yet, not a regular file, unreadable,
+	// corrupt, foreign, outdated) starts empty and dirty: the next writer
+	// replaces it.
+	c.dirty = true
+	st, err := fsx.LstatStamp(path)
+	if err != nil || !st.IsRegular() {
+		return c
+	}
+	// lstat before the read: if a writer replaces the file in between, the
+	// content is newer than the mtime taken, which only makes more entries racy.
+	data, err := fsx.ReadFile(path)
+	if err != nil {
+		return c
+	}
+	entries, written, ok := decodePageCache(data, ws.Pages)
+	if !ok {
+		return c
+	}
+	since := max(written, st.Mtime)
+	for name, e := range entries {
+		e.since = since
+		entries[name] = e
+	}
+	c.entries, c.dirty = entries, false
+	return c
+}
+
+// save writes the cache file when it differs from what was loaded. Errors
+// are ignored: the cache is never needed for a correct answer.
+func (c *pageCache) save() {
+	if c.path == "" {
+		return
+	}
+	// A writer killed while replacing the file leaves its temporary file:
+	// the next writer removes it once stale, as for every other directory
+	// the engine writes (issue 11 item 1).
+	_, _ = fsx.RemoveStaleTemps(filepath.Dir(c.path), fsx.StaleTempAge, time.Now())
+	c.mu.Lock()
+	if !c.dirty {
+		c.mu.Unlock()
+		return
+	}
+	data := encodePageCache(c.entries, c.dir, time.Now().UnixNano())
+	c.dirty = false
+	c.mu.Unlock()
+	if err := fsx.MkdirAllSync(filepath.Dir(c.path), 0o755); err != nil {
+		return
+	}
+	if c.ignore != "" && !fsx.IsRegular(c.ignore) {
+		// The cache directory ignores itself, so a `git init` in the
+		// workspace never offers it for a commit.
+		_ = fsx.CreateFileExclusive(c.ignore, []byte(cacheGitignore))
+	}
+	_ = fsx.WriteFileAtomic(c.path, data)
+}
+
+// lookup returns the usable entry of name for stamp st: same stamp, not
+// racy, and with a conflict verdict when one is needed.
+func (c *pageCache) lookup(name string, st fsx.Stamp, needConflict bool) (cachedPage, bool) {
+	c.mu.RLock()
+	e, ok := c.entries[name]
+	c.mu.RUnlock()
+	if !ok || e.stamp != st || e.racy() || (needConflict && !e.conflictKnown) {
+		return cachedPage{}, false
+	}
+	return e, true
+}
+
+// store records a page just read and parsed.
+func (c *pageCache) store(name string, e cachedPage) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old, had := c.entries[name]
+	c.entries[name] = e
+	// Rewriting the file helps when the entry is new or changed, or when
+	// an entry that had to be re-read as racy is now safely old: written
+	// again, it will be trusted next time.
+	if !had || old.stamp != e.stamp || old.typ != e.typ || old.status != e.status || old.summary != e.summary ||
+		old.hasSummary != e.hasSummary || old.conflictKnown != e.conflictKnown || old.confl != e.confl ||
+		!e.stamp.Racy(time.Now().UnixNano(), cacheGranule) {
+		c.dirty = true
+	}
+}
+
+func (c *pageCache) has(name string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	_, ok := c.entries[name]
+	return ok
+}
+
+// forget drops the entry of a page that no longer reads or parses.
+func (c *pageCache) forget(name string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.entries[name]; ok {
+		delete(c.entries, name)
+		c.dirty = true
+	}
+}
+
+// retain drops the entries of files not listed (removed pages). kept is
+// how many listed names have an entry: when that is every entry, there is
+// nothing to drop and the listing need not be indexed.
+func (c *pageCache) retain(names []string, kept int) {
+	c.mu.RLock()
+	all := len(c.entries) == kept
+	c.mu.RUnlock()
+	if all {
+		return
+	}
+	keep := make(map[string]bool, len(names))
+	for _, n := range names {
+		keep[n] = true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for n := range c.entries {
+		if !keep[n] {
+			delete(c.entries, n)
+			c.dirty = true
+		}
+	}
+}
+
+// loadAndParseCached is loadAndParse over the work-tree pages of c.dir
+// with the cache: a page whose stamp matches a trusted entry is taken from
+// it, every other page is read and parsed exactly as loadAndParse does and
+// its entry refreshed. The result is the one loadAndParse returns.
+func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withConflict bool) []loadedPage {
+	d, err := fsx.OpenDir(c.dir)
+	if err != nil {
+		return loadAndParse(dirSource{c.dir}, names, skip, withConflict)
+	}
+	defer d.Close()
+	out := make([]loadedPage, len(names))
+	var kept atomic.Int64 // listed names left with an entry
+	parallelWorkers(len(names), func() func(i int) {
+		var buf []byte
+		return func(i int) {
+			name := names[i]
+			if _, ok := skip[name]; ok {
+				if c.has(name) {
+					kept.Add(1)
+				}
+				return
+			}
+			checked := time.Now().UnixNano()
+			st, serr := d.Stamp(name)
+			cacheable := serr == nil && st.IsRegular()
+			if cacheable {
+				if e, ok := c.lookup(name, st, withConflict); ok {
+					out[i].page = e.page()
+					out[i].conflict = withConflict && e.confl
+					kept.Add(1)
+					return
+				}
+			}
+			c.reads.Add(1)
+			var err error
+			buf, err = d.ReadFileBuf(name, buf)
+			if err != nil {
+				out[i].readErr = err
+				c.forget(name)
+				return
+			}
+			if !utf8.Valid(buf) {
+				out[i].readErr = pytext.ErrInvalidUTF8
+				c.forget(name)
+				return
+			}
+			text := pytext.UniversalNewlines(unsafeString(buf))
+			page, err := parsePage(text, true, false)
+			if err != nil {
+				out[i].conflict = withConflict && hasConflictMarker(text)
+				out[i].parseErr = err
+				c.forget(name)
+				return
+			}
+			// The conflict verdict is cached whoever asked, so that inspect
+			// can trust what hydrate recorded.
+			confl := hasConflictMarker(text)
+			out[i].conflict = withConflict && confl
+			out[i].page = page.detach()
+			if cacheable {
+				p := out[i].page
+				c.store(name, cachedPage{stamp: st, since: checked, typ: p.Type, status: p.Status, summary: p.Summary,
+					hasSummary: p.HasSummary, conflictKnown: true, confl: confl})
+				kept.Add(1)
+			} else {
+				c.forget(name) // no stamp: the entry could not be checked next time either
+			}
+		}
+	})
+	c.retain(names, int(kept.Load()))
+	return out
+}
+
+// encodePageCache serializes entries (sorted by name, so equal caches are
+// equal files).
+func encodePageCache(entries map[string]cachedPage, dir string, written int64) []byte {
+	names := make([]string, 0, len(entries))
+	for n := range entries {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b []byte
+	b = append(b, pageCacheMagic...)
+	b = binary.AppendUvarint(b, pageCacheFormat)
+	b = appendString(b, EngineVersion)
+	b = appendString(b, dir)
+	b = binary.AppendVarint(b, written)
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for _, n := range names {
+		e := entries[n]
+		b = appendString(b, n)
+		b = binary.AppendUvarint(b, uint64(e.stamp.Mode))
+		b = binary.AppendVarint(b, e.stamp.Size)
+		b = binary.AppendVarint(b, e.stamp.Mtime)
+		b = binary.AppendVarint(b, e.stamp.Ctime)
+		b = binary.AppendUvarint(b, e.stamp.Dev)
+		b = binary.AppendUvarint(b, e.stamp.Ino)
+		var flags byte
+		if e.hasSummary {
+			flags |= 1
+		}
+		if e.conflictKnown {
+			flags |= 2
+		}
+		if e.confl {
+			flags |= 4
+		}
+		b = append(b, flags)
+		b = appendString(b, e.typ)
+		b = appendString(b, e.status)
+		b = appendString(b, e.summary)
+	}
+	sum := sha256.Sum256(b)
+	return append(b, sum[:]...)
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// decodePageCache parses a cache file of dir. ok is false for anything
+// but a complete, intact file of this format, engine version and
+// directory, holding only regular-file entries of page names.
+func decodePageCache(data []byte, dir string) (entries map[string]cachedPage, written int64, ok bool) {
+	if len(data) < len(pageCacheMagic)+sha256.Size || !bytes.HasPrefix(data, []byte(pageCacheMagic)) {
+		return nil, 0, false
+	}
+	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
+	if want := sha256.Sum256(body); !bytes.Equal(want[:], sum) {
+		return nil, 0, false
+	}
+	r := cacheReader{b: body[len(pageCacheMagic):]}
+	if r.uvarint() != pageCacheFormat || r.string() != EngineVersion || r.string() != dir {
+		return nil, 0, false
+	}
+	written = r.varint()
+	n := r.uvarint()
+	if r.bad || n > uint64(len(r.b)) { // every entry takes more than a byte
+		return nil, 0, false
+	}
+	entries = make(map[string]cachedPage, n)
+	// Types and statuses repeat across pages: one string each.
+	intern := map[string]string{}
+	same := func(s string) string {
+		if v, ok := intern[s]; ok {
+			return v
+		}
+		if len(intern) < 256 {
+			intern[s] = s
+		}
+		return s
+	}
+	for range n {
+		name := r.string()
+		var e cachedPage
+		mode := r.uvarint()
+		e.stamp = fsx.Stamp{Mode: fs.FileMode(mode), Size: r.varint(), Mtime: r.varint(), Ctime: r.varint(), Dev: r.uvarint(), Ino: r.uvarint()}
+		flags := r.byte()
+		e.typ, e.status, e.summary = same(r.string()), same(r.string()), r.string()
+		e.hasSummary, e.conflictKnown, e.confl = flags&1 != 0, flags&2 != 0, flags&4 != 0
+		if r.bad || mode > math.MaxUint32 || flags > 7 || !e.stamp.IsRegular() || !validCachedName(name) {
+			return nil, 0, false
+		}
+		if _, dup := entries[name]; dup {
+			return nil, 0, false
+		}
+		if !utf8.ValidString(e.typ) || !utf8.ValidString(e.status) || !utf8.ValidString(e.summary) {
+			return nil, 0, false
+		}
+		entries[name] = e
+	}
+	if len(r.b) != 0 {
+		return nil, 0, false
+	}
+	return entries, written, true
+}
+
+// validCachedName reports whether name can be a listed page file name.
+func validCachedName(name string) bool {
+	return name != "" && utf8.ValidString(name) && !strings.ContainsAny(name, "/\x00") &&
+		!strings.ContainsRune(name, filepath.Separator) && isPageFileName(name)
+}
+
+// cacheReader reads the cache encoding; any malformed read sets bad.
+type cacheReader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *cacheReader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *cacheReader) varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *cacheReader) byte() byte {
+	if len(r.b) == 0 {
+		r.bad = true
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+func (r *cacheReader) string() string {
+	n := r.uvarint()
+	if r.bad || n > uint64(len(r.b)) {
+		r.bad, r.b = true, nil
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
