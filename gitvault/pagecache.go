@@ -37,7 +37,7 @@ import (
 // entry loaded from disk, the later of the cache file's own mtime and the
 // write time it records) is read again.
 //
-// On disk (Workspace.LocalCacheDir("pages"), one file per pages directory,
+// On disk (Workspace.LocalCacheDir("pages") in a Git repository, one file per pages directory,
 // so linked worktrees sharing a common Git directory do not share entries)
 // the file is a versioned header naming the engine version and the pages
 // directory, the entries, and a SHA-256 of all of it. A file that is
@@ -50,9 +50,6 @@ import (
 // because read-only commands write nothing (the cache is not part of the
 // vault, but a status that writes would surprise a read-only checkout and
 // race with the writers it is meant to observe).
-
-// cacheGitignore is the content of .echoes-vault/cache/.gitignore.
-const cacheGitignore = "# Derived local caches of git-echoes: never committed.\n*\n"
 
 // cacheGranule is the timestamp resolution the racy test allows for: FAT
 // keeps modification times in two-second steps, and the kernel stamps files
@@ -88,10 +85,6 @@ func (c cachedPage) page() *parsedPage {
 type pageCache struct {
 	dir  string // the pages directory
 	path string // the cache file ("" when there is none: no place for it)
-	// ignore is, outside Git, the .gitignore that keeps .echoes-vault/cache
-	// out of any repository created there later ("" inside Git).
-	ignore string
-
 	mu      sync.RWMutex
 	entries map[string]cachedPage // by page file name
 	dirty   bool                  // entries differ from the file
@@ -117,14 +110,18 @@ func (ws *Workspace) pageCachePath() (string, error) {
 // loadPageCache reads the cache file of ws, or starts an empty cache when
 // there is none or it cannot be trusted (then the next save replaces it).
 func loadPageCache(ws *Workspace) *pageCache {
+	// Outside Git there is no place for the file: the only local directory
+	// would be .echoes-vault/, and the protocol lists what each command may
+	// write there (protocol §12.5.1: hydrate rewrites only index.md and
+	// state.json). The cache then lives for one process only.
+	if !ws.InGit {
+		return newPageCache(ws.Pages, "")
+	}
 	path, err := ws.pageCachePath()
 	if err != nil {
 		return newPageCache(ws.Pages, "")
 	}
 	c := newPageCache(ws.Pages, path)
-	if !ws.InGit {
-		c.ignore = filepath.Join(ws.RuntimeDir, "cache", ".gitignore")
-	}
 	// Whatever cannot be used (no file yet, not a regular file, unreadable,
 	// corrupt, foreign, outdated) starts empty and dirty: the next writer
 	// replaces it.
@@ -172,11 +169,6 @@ func (c *pageCache) save() {
 	c.mu.Unlock()
 	if err := fsx.MkdirAllSync(filepath.Dir(c.path), 0o755); err != nil {
 		return
-	}
-	if c.ignore != "" && !fsx.IsRegular(c.ignore) {
-		// The cache directory ignores itself, so a `git init` in the
-		// workspace never offers it for a commit.
-		_ = fsx.CreateFileExclusive(c.ignore, []byte(cacheGitignore))
 	}
 	_ = fsx.WriteFileAtomic(c.path, data)
 }

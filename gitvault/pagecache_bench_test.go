@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
+	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/git-echoes/git-echoes/internal/vaultgen"
 )
 
 // BenchmarkHydrate10k measures hydrate on the 10,000-page vault as the CLI
@@ -17,8 +19,15 @@ import (
 // the cache aims at). scripts/bench.sh measures the real binary on 10,000
 // and 100,000 pages.
 func BenchmarkHydrate10k(b *testing.B) {
-	root := benchVault(b)
-	e := benchEngine(b)
+	// The cache file is kept only in a Git repository (loadPageCache).
+	root := gitrepotest.New(b).Init(filepath.Join(b.TempDir(), "repo"))
+	if err := vaultgen.Write(root, vaultgen.Default); err != nil {
+		b.Fatal(err)
+	}
+	e, err := Open(Options{Workspace: root})
+	if err != nil {
+		b.Fatal(err)
+	}
 	path, err := e.WS.pageCachePath()
 	if err != nil {
 		b.Fatal(err)

@@ -30,10 +30,18 @@ func shortGranule(t *testing.T) {
 // settle waits until every file written so far is safely older than now.
 func settle() { time.Sleep(time.Duration(3 * cacheGranule)) }
 
-// cacheVault is an initialized vault outside Git with n valid pages.
+// cacheVault is an initialized vault in a Git repository (the only place
+// the cache file is kept) with n valid pages.
 func cacheVault(t *testing.T, n int) *Engine {
 	t.Helper()
-	e := initVault(t)
+	root := gitrepotest.New(t).Init(filepath.Join(t.TempDir(), "repo"))
+	e, err := Open(Options{Workspace: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Install("init"); err != nil {
+		t.Fatal(err)
+	}
 	for i := range n {
 		writePage(t, e, fmt.Sprintf("p%03d.md", i), page(fmt.Sprintf("Summary %d.", i), "active"))
 	}
@@ -353,13 +361,19 @@ func TestPageCacheWriters(t *testing.T) {
 		t.Error("inspect rewrote the cache file")
 	}
 
-	sb := gitrepotest.New(t)
-	// A repository created later in a workspace that had none: the old
-	// cache directory ignores itself.
-	sb.Git(e.WS.Root, "init", "-q")
-	if out := sb.Git(e.WS.Root, "status", "--porcelain", "--untracked-files=all"); strings.Contains(out, "cache") {
-		t.Errorf("after git init, git status offers the cache:\n%s", out)
+	// Outside Git no command writes a cache file: .echoes-vault/ holds
+	// only what the protocol lets each command write (protocol §12.5.1).
+	plain := initVault(t)
+	writePage(t, plain, "a.md", page("A.", "active"))
+	hydrate(t, reopen(t, plain, false))
+	if _, err := reopen(t, plain, false).RebuildIndex(); err != nil {
+		t.Fatal(err)
 	}
+	if _, err := os.Lstat(filepath.Join(plain.WS.RuntimeDir, "cache")); !os.IsNotExist(err) {
+		t.Errorf("outside Git a cache directory was written (%v)", err)
+	}
+
+	sb := gitrepotest.New(t)
 
 	root := sb.Init(filepath.Join(t.TempDir(), "repo"))
 	g, err := Open(Options{Workspace: root})

@@ -113,15 +113,17 @@ python3 scripts/bench-fts5.py "$f" "${queries[@]}" | sed 's/^/        /'
 for n in 10000 100000; do
   hv="$work/hydrate$n"
   if [ ! -d "$hv/EchoesVault" ]; then
-    echo "generating a $n-page vault in $hv"
+    echo "generating a $n-page vault in a Git repository in $hv"
+    git init -q "$hv"
     "$work/bin/vaultgen" -dir "$hv" -pages "$n" -daily 5
     "$ge" --workspace "$hv" rebuild-index >/dev/null
   fi
-  cache="$hv/.echoes-vault/cache/pages"
+  # The cache file is kept only in a Git repository (under .git/echoes).
+  cache="$hv/.git/echoes/pages"
   # Pages written less than the racy granule (2 s) before the cache are
   # re-read until a run rewrites it: settle first.
   "$ge" --workspace "$hv" hydrate >/dev/null; sleep 3; "$ge" --workspace "$hv" hydrate >/dev/null
-  echo "== hydrate on $n pages, outside Git"
+  echo "== hydrate on $n pages, in a Git repository"
   label="git echoes hydrate, full rebuild (no cache file)"; best sh -c "rm -rf '$cache'; '$ge' --workspace '$hv' hydrate"
   "$ge" --workspace "$hv" hydrate >/dev/null; sleep 3; "$ge" --workspace "$hv" hydrate >/dev/null
   label="git echoes hydrate, unchanged vault"; best "$ge" --workspace "$hv" hydrate
