@@ -139,7 +139,7 @@ func (q *commitQueue) Less(i, j int) bool {
 	return a.seq < b.seq
 }
 func (q *commitQueue) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
-func (q *commitQueue) Push(x any)   { q.items = append(q.items, x.(*queued)) }
+func (q *commitQueue) Push(x any)    { q.items = append(q.items, x.(*queued)) }
 func (q *commitQueue) Pop() any {
 	it := q.items[len(q.items)-1]
 	q.items = q.items[:len(q.items)-1]

@@ -169,7 +169,7 @@ func detectRenames(removed, added []*renameFile) ([]renamePair, error) {
 	// pairs by descending score, ties to the same basename.
 	type cand struct {
 		src, dst, score int
-		name        bool
+		name            bool
 	}
 	var matrix []cand
 	for _, j := range dsts {
