@@ -49,7 +49,7 @@ func ParseRevRange(args []string, worktree bool) (RevRange, error) {
 		a := args[0]
 		if i := strings.Index(a, "..."); i >= 0 {
 			l, r := a[:i], a[i+3:]
-			if strings.Contains(r, "..") {
+			if strings.Contains(l, "..") || strings.Contains(r, "..") {
 				return RevRange{}, errorf("Bad revision range: %s", a)
 			}
 			if worktree {

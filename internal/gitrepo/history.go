@@ -333,16 +333,15 @@ func (t *TreeReader) SameEntry(a, b, path string) (bool, error) {
 		switch {
 		case !okA && !okB:
 			return true, nil
-		case okA != okB:
-			return false, nil
 		case !more:
-			return ea.Hash == eb.Hash && ea.Mode == eb.Mode, nil
+			return okA == okB && ea.Hash == eb.Hash && ea.Mode == eb.Mode, nil
 		}
+		// A side without a directory here is the empty tree below.
 		da, db := "", ""
-		if ea.Mode == filemode.Dir {
+		if okA && ea.Mode == filemode.Dir {
 			da = ea.Hash
 		}
-		if eb.Mode == filemode.Dir {
+		if okB && eb.Mode == filemode.Dir {
 			db = eb.Hash
 		}
 		if da == "" && db == "" {
