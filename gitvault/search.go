@@ -63,10 +63,14 @@ func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
 	if err != nil {
 		return nil, false, wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, osDetail(err))
 	}
+	return searchPages(src, names, e.WS.Rel(e.WS.Pages), q, limit)
+}
+
+// searchPages scans the named pages of src; hits name files below relDir.
+func searchPages(src pageSource, names []string, relDir, q string, limit int) ([]SearchHit, bool, error) {
 	read, done := bufferedReader(src)
 	defer done()
 	m := newMatcher(q)
-	relDir := e.WS.Rel(e.WS.Pages)
 	// Pages are read and matched in parallel chunks but consumed in listing
 	// order, so the result is the reference's sequential scan, including
 	// where it stops.

@@ -120,7 +120,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"--workspace=" + ws, "hash"}, "a", "words", "", withColon("a:b", "alpha")},
 		{[]string{"--workspace", ws, "hash", "alpha"}, "", "words", "", nil},
 		// Options and their values.
-		{[]string{"search"}, "--", "words", "", []string{"--limit", "--help"}},
+		{[]string{"search"}, "--", "words", "", []string{"--limit", "--rev", "--help"}},
 		{[]string{"inspect"}, "--format=c", "words", "--format=", []string{"--format=card"}},
 		{[]string{"status", "--format"}, "", "words", "", []string{"json", "card"}},
 		{[]string{"end"}, "--c", "words", "", []string{"--confirm-explicit-user-end"}},

@@ -179,6 +179,14 @@ func buildTopics() {
 				{name: "--staged"}, {name: "--rev", value: valRefs},
 				{name: "--format", value: valChoices, choices: []string{"text", "json", "github"}},
 				{name: "--require-tracked"}, workspace}}},
+		&helpTopic{name: "diff", summary: "what changed in memory between two snapshots (review)",
+			text: diffUsage, section: secGit, page: "git-echoes-diff",
+			compl: complSpec{args: valRefs, flags: []complFlag{{name: "--worktree"},
+				{name: "--format", value: valChoices, choices: []string{"markdown", "json", "text"}}, workspace}}},
+		&helpTopic{name: "log", summary: "the history of one page or memory",
+			text: logUsage, section: secGit, page: "git-echoes-log",
+			compl: complSpec{args: valPages, flags: []complFlag{{name: "--follow"}, {name: "--limit", value: valText},
+				{name: "--rev", value: valRefs}, {name: "--format", value: valChoices, choices: []string{"text", "json"}}, workspace}}},
 		&helpTopic{name: "hooks", summary: "pre-commit / pre-merge-commit check, post-merge hydrate",
 			text: gitHooksUsage, section: secGit, page: "git-echoes-hooks",
 			compl: complSpec{anywhere: true, flags: []complFlag{{name: "--force"}, workspace},
@@ -282,6 +290,8 @@ func runtimeHelp(name string, spec runtimeCommand, description string) (string, 
 			cf.value, cf.extra = valFiles, []string{"-"}
 		case f.Name == "format":
 			cf.value, cf.choices = valChoices, []string{"json", "card"}
+		case f.Name == "rev":
+			cf.value = valRefs
 		default:
 			cf.value = valText
 		}
