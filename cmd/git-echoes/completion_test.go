@@ -150,7 +150,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"memory", "save", "--kind"}, "d", "words", "", []string{"decision"}},
 		{[]string{"memory", "init", "--scope"}, "", "words", "", []string{"project", "team", "user"}},
 		{[]string{"memory", "save", "--body-file"}, "", "files", "", nil},
-		{[]string{"memory", "read"}, "--", "words", "", []string{"--scope", "--json", "--help"}},
+		{[]string{"memory", "read"}, "--", "words", "", []string{"--scope", "--rev", "--json", "--help"}},
 		{[]string{"mcp"}, "--m", "words", "", []string{"--memory", "--max-output"}},
 		{[]string{"help"}, "me", "words", "", []string{"merge-driver", "memory"}},
 		{[]string{"help", "--install-man"}, "", "dirs", "", nil},

@@ -241,14 +241,15 @@ func memorySubs() []complSub {
 	text := func(n string) complFlag { return complFlag{name: n, value: valText} }
 	bodyFile := complFlag{name: "--body-file", value: valFiles}
 	json := complFlag{name: "--json"}
+	rev := complFlag{name: "--rev", value: valRefs}
 	write := []complFlag{text("--title"), {name: "--stdin"}, bodyFile, scope, text("--target"),
 		text("--tag"), text("--link"), json}
 	return []complSub{
 		{name: "init", desc: "create the memory scopes", flags: []complFlag{scope, json}},
 		{name: "save", desc: "save an unreviewed memory", flags: append([]complFlag{kind, text("--source-harness"), text("--from")}, write...)},
 		{name: "handoff", desc: "save a handoff for other harnesses", flags: append([]complFlag{text("--from")}, write...)},
-		{name: "search", desc: "lexical search", flags: []complFlag{scope, kind, text("--target-harness"), text("--limit"), json}},
-		{name: "read", desc: "read one memory and its backlinks", flags: []complFlag{scope, json}},
+		{name: "search", desc: "lexical search", flags: []complFlag{scope, kind, text("--target-harness"), text("--limit"), rev, json}},
+		{name: "read", desc: "read one memory and its backlinks", flags: []complFlag{scope, rev, json}},
 		{name: "doctor", desc: "check the memory vault", flags: []complFlag{scope, json}},
 		{name: "help", desc: "the memory commands"},
 	}

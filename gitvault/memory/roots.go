@@ -32,6 +32,10 @@ type Roots struct {
 
 	projectBoundary string
 	userBoundary    string
+
+	// snapshot, when set, supplies the project and team scopes instead of
+	// the file system (SnapshotRoots).
+	snapshot *snapshot
 }
 
 // RootOptions are the inputs of ResolveRoots. Zero values mean "from the
