@@ -109,4 +109,3 @@ func (e *Engine) StartAt(rev string, recent int) (string, error) {
 		return f.read()
 	})
 }
-

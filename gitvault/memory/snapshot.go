@@ -217,4 +217,3 @@ func (s *scanner) readSnapshotFiles(scope string, files []*SnapshotFile, rels []
 		s.res.Entries = append(s.res.Entries, Entry{Memory: m, Path: scope + ":" + rel})
 	}
 }
-
