@@ -158,20 +158,22 @@ func (e *Engine) Diff(rr RevRange) (*DiffResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !rr.WorkTree {
+		a, b, err := changedSides(repo, from, to)
+		if err != nil {
+			return nil, err
+		}
+		return diffSides(a, b, repo, false)
+	}
 	a, err := commitSide(repo, from)
 	if err != nil {
 		return nil, err
 	}
-	var b *reviewSide
-	if rr.WorkTree {
-		b, err = e.workTreeSide(repo)
-	} else {
-		b, err = commitSide(repo, to)
-	}
+	b, err := e.workTreeSide(repo)
 	if err != nil {
 		return nil, err
 	}
-	return diffSides(a, b, repo, rr.WorkTree)
+	return diffSides(a, b, repo, true)
 }
 
 // diffEnds resolves the two ends of a range.
@@ -260,6 +262,47 @@ func commitSide(repo *gitrepo.Repo, end DiffEnd) (*reviewSide, error) {
 		}
 	}
 	return s, nil
+}
+
+// changedSides lists, for two commits, only the files that differ: the
+// trees are compared top-down by id, so unchanged directories cost
+// nothing, and a changed directory costs one merge of its two listings.
+// Files equal on both sides play no part in a diff or in rename
+// detection, as in git diff -M.
+func changedSides(repo *gitrepo.Repo, from, to DiffEnd) (*reviewSide, *reviewSide, error) {
+	tr := repo.NewTreeReader()
+	defer tr.Close()
+	ca, err := tr.Commit(from.Commit)
+	if err != nil {
+		return nil, nil, wrapf(err, "Cannot read revision %s: %s", from.Label, err.Error())
+	}
+	cb, err := tr.Commit(to.Commit)
+	if err != nil {
+		return nil, nil, wrapf(err, "Cannot read revision %s: %s", to.Label, err.Error())
+	}
+	a := &reviewSide{end: from, files: map[string]reviewFile{}}
+	b := &reviewSide{end: to, files: map[string]reviewFile{}}
+	for _, p := range reviewPrefixes {
+		removed, added, err := tr.Changed(ca.Tree, cb.Tree, p)
+		if err != nil {
+			return nil, nil, wrapf(err, "Cannot compare %s and %s: %s", from.Label, to.Label, err.Error())
+		}
+		for _, side := range []struct {
+			s  *reviewSide
+			es []gitrepo.Entry
+		}{{a, removed}, {b, added}} {
+			for _, en := range side.es {
+				data, err := en.Read()
+				if err != nil && isBlobMode(en.Mode) {
+					return nil, nil, wrapf(err, "Cannot read %s: %s", en.Path, err.Error())
+				}
+				content := data
+				side.s.files[en.Path] = reviewFile{path: en.Path, hash: en.Hash + en.Mode.String(), regular: isBlobMode(en.Mode),
+					read: func() ([]byte, error) { return content, nil }}
+			}
+		}
+	}
+	return a, b, nil
 }
 
 // workTreeSide reads the reviewed trees from disk, without following

@@ -160,7 +160,7 @@ func (w *historyWalk) push(hash string) error {
 		return nil
 	}
 	w.seen[hash] = true
-	c, err := w.repo.CommitInfo(hash)
+	c, err := w.tr.Commit(hash)
 	if err != nil {
 		return wrapf(err, "Cannot read commit %s: %s", hash, err.Error())
 	}
@@ -173,7 +173,7 @@ func (w *historyWalk) push(hash string) error {
 }
 
 func (w *historyWalk) treeOf(hash string) (string, error) {
-	c, err := w.repo.CommitInfo(hash)
+	c, err := w.tr.Commit(hash)
 	if err != nil {
 		return "", wrapf(err, "Cannot read commit %s: %s", hash, err.Error())
 	}
@@ -203,6 +203,7 @@ func (e *Engine) Log(opt LogOptions) (*LogResult, error) {
 		return nil, wrapf(err, "Cannot read the Git repository: %s", err.Error())
 	}
 	w := &historyWalk{repo: repo, tr: repo.NewTreeReader(), shallow: shallow, seen: map[string]bool{}}
+	defer w.tr.Close()
 	startTree, err := w.treeOf(start)
 	if err != nil {
 		return nil, err
@@ -368,7 +369,7 @@ func (w *historyWalk) entry(c *gitrepo.Commit, parentTree, oldPath, path string,
 			return en, wrapf(err, "Cannot read the history: %s", err.Error())
 		}
 		if ok && isBlobMode(it.Mode) {
-			if before, err = w.repo.ReadBlob(it.Hash); err != nil {
+			if before, err = w.tr.ReadBlob(it.Hash); err != nil {
 				return en, wrapf(err, "Cannot read the history: %s", err.Error())
 			}
 		}
@@ -379,7 +380,7 @@ func (w *historyWalk) entry(c *gitrepo.Commit, parentTree, oldPath, path string,
 		return en, wrapf(err, "Cannot read the history: %s", err.Error())
 	}
 	if inChild && isBlobMode(it.Mode) {
-		if after, err = w.repo.ReadBlob(it.Hash); err != nil {
+		if after, err = w.tr.ReadBlob(it.Hash); err != nil {
 			return en, wrapf(err, "Cannot read the history: %s", err.Error())
 		}
 	}

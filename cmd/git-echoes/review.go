@@ -38,7 +38,8 @@ Revisions, as git reads them:
   A B, A..B   A against B (an empty side of .. is HEAD)
   A...B       the merge base of A and B, against B
   --worktree  compare with the work tree instead of HEAD (with at most one
-              revision; none: the merge base with the upstream)
+              revision; none: the merge base with the upstream); new files
+              count as git add -A would stage them (ignored files do not)
 
 Options:
   --format FORMAT    markdown (for a pull-request comment or

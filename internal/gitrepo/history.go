@@ -1,6 +1,8 @@
 package gitrepo
 
 import (
+	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -10,9 +12,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
 // Read-only history access for the review commands (diff, log, as-of
@@ -240,40 +246,144 @@ func HashBlob(data []byte) string {
 	return plumbing.ComputeHash(plumbing.BlobObject, data).String()
 }
 
-// TreeReader looks up paths in tree objects, keeping the last decoded
-// trees: walking history compares each commit's tree with its parent's,
-// and consecutive commits share most subtrees (compared by id, never
-// decoded) and the tree just read.
+// TreeReader looks up paths in tree objects and reads commits for a
+// history walk. It has its own view of the object store that keeps pack
+// files open (Close releases them) and scans raw tree objects instead of
+// decoding them, keeping the last few: consecutive commits share most
+// subtrees (compared by id, never read) and the tree just read. It is not
+// safe for concurrent use.
 type TreeReader struct {
-	r     *Repo
-	cache map[string][]TreeItem
-	order []string
+	r       *Repo
+	st      *filesystem.Storage
+	cache   map[plumbing.Hash][]byte
+	order   []plumbing.Hash
+	commits map[string]*Commit
 }
 
-// treeCacheSize bounds the decoded trees a TreeReader keeps.
-const treeCacheSize = 16
+// treeCacheSize bounds the raw trees a TreeReader keeps.
+const treeCacheSize = 32
 
-// NewTreeReader returns a reader over the repository's trees.
+// NewTreeReader returns a reader over the repository's trees and commits.
+// Close it when done.
 func (r *Repo) NewTreeReader() *TreeReader {
-	return &TreeReader{r: r, cache: map[string][]TreeItem{}}
+	var fs = osfs.New(r.gitDir)
+	if r.commonDir != r.gitDir {
+		fs = dotgit.NewRepositoryFilesystem(osfs.New(r.gitDir), osfs.New(r.commonDir))
+	}
+	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{
+		AlternatesFS: osfs.New("/"), KeepDescriptors: true,
+	})
+	return &TreeReader{r: r, st: st, cache: map[plumbing.Hash][]byte{}, commits: map[string]*Commit{}}
 }
 
-// Items returns a tree's entries.
-func (t *TreeReader) Items(tree string) ([]TreeItem, error) {
-	if items, ok := t.cache[tree]; ok {
-		return items, nil
+// Close releases the pack files the reader kept open.
+func (t *TreeReader) Close() error { return t.st.Close() }
+
+// Commit reads one commit's metadata, cached for the reader's life.
+func (t *TreeReader) Commit(hash string) (*Commit, error) {
+	if c, ok := t.commits[hash]; ok {
+		return c, nil
 	}
-	items, err := t.r.ReadTree(tree)
+	obj, err := t.st.EncodedObject(plumbing.CommitObject, plumbing.NewHash(hash))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read commit %s: %w", hash, err)
+	}
+	var c object.Commit
+	if err := c.Decode(obj); err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", hash, err)
+	}
+	out := &Commit{Hash: c.Hash.String(), Tree: c.TreeHash.String(), AuthorName: c.Author.Name,
+		AuthorEmail: c.Author.Email, AuthorDate: c.Author.When, CommitDate: c.Committer.When, Message: c.Message}
+	for _, p := range c.ParentHashes {
+		out.Parents = append(out.Parents, p.String())
+	}
+	t.commits[hash] = out
+	return out, nil
+}
+
+// ReadBlob returns the bytes of a blob.
+func (t *TreeReader) ReadBlob(hash string) ([]byte, error) {
+	obj, err := t.st.EncodedObject(plumbing.BlobObject, plumbing.NewHash(hash))
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", hash, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", hash, err)
+	}
+	defer rd.Close()
+	return io.ReadAll(rd)
+}
+
+// raw returns a tree object's bytes.
+func (t *TreeReader) raw(tree string) ([]byte, error) {
+	h := plumbing.NewHash(tree)
+	if data, ok := t.cache[h]; ok {
+		return data, nil
+	}
+	obj, err := t.st.EncodedObject(plumbing.TreeObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", tree, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", tree, err)
+	}
+	data := make([]byte, obj.Size())
+	_, err = io.ReadFull(rd, data)
+	rd.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", tree, err)
 	}
 	if len(t.order) >= treeCacheSize {
 		delete(t.cache, t.order[0])
 		t.order = t.order[1:]
 	}
-	t.cache[tree] = items
-	t.order = append(t.order, tree)
-	return items, nil
+	t.cache[h] = data
+	t.order = append(t.order, h)
+	return data, nil
+}
+
+// scanTree calls fn for each entry of a raw tree ("<mode> <name>\0<20-byte
+// id>" repeated) until fn returns false.
+func scanTree(data []byte, tree string, fn func(mode []byte, name []byte, id []byte) bool) error {
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp < 0 || nul < sp || nul+21 > len(data) {
+			return fmt.Errorf("tree %s: malformed entry", tree)
+		}
+		if !fn(data[:sp], data[sp+1:nul], data[nul+1:nul+21]) {
+			return nil
+		}
+		data = data[nul+21:]
+	}
+	return nil
+}
+
+func parseMode(m []byte) (filemode.FileMode, error) { return filemode.New(string(m)) }
+
+// Items returns a tree's entries in tree order.
+func (t *TreeReader) Items(tree string) ([]TreeItem, error) {
+	data, err := t.raw(tree)
+	if err != nil {
+		return nil, err
+	}
+	var out []TreeItem
+	var perr error
+	err = scanTree(data, tree, func(mode, name, id []byte) bool {
+		m, err := parseMode(mode)
+		if err != nil {
+			perr = fmt.Errorf("tree %s: %w", tree, err)
+			return false
+		}
+		out = append(out, TreeItem{Name: string(name), Mode: m, Hash: hex.EncodeToString(id)})
+		return true
+	})
+	if err == nil {
+		err = perr
+	}
+	return out, err
 }
 
 // Entry finds the entry at path (slash-separated) in a tree; ok is false
@@ -282,27 +392,17 @@ func (t *TreeReader) Entry(tree, path string) (item TreeItem, ok bool, err error
 	cur := tree
 	for {
 		name, rest, more := strings.Cut(path, "/")
-		items, err := t.Items(cur)
-		if err != nil {
+		it, found, err := t.child(cur, name)
+		if err != nil || !found {
 			return TreeItem{}, false, err
 		}
-		found := false
-		for _, it := range items {
-			if it.Name == name {
-				item, found = it, true
-				break
-			}
-		}
-		if !found {
-			return TreeItem{}, false, nil
-		}
 		if !more {
-			return item, true, nil
+			return it, true, nil
 		}
-		if item.Mode != filemode.Dir {
+		if it.Mode != filemode.Dir {
 			return TreeItem{}, false, nil
 		}
-		cur, path = item.Hash, rest
+		cur, path = it.Hash, rest
 	}
 }
 
@@ -352,16 +452,29 @@ func (t *TreeReader) SameEntry(a, b, path string) (bool, error) {
 }
 
 func (t *TreeReader) child(tree, name string) (TreeItem, bool, error) {
-	items, err := t.Items(tree)
+	data, err := t.raw(tree)
 	if err != nil {
 		return TreeItem{}, false, err
 	}
-	for _, it := range items {
-		if it.Name == name {
-			return it, true, nil
+	var it TreeItem
+	found := false
+	var perr error
+	err = scanTree(data, tree, func(mode, n, id []byte) bool {
+		if string(n) != name {
+			return true
 		}
+		m, err := parseMode(mode)
+		if err != nil {
+			perr = fmt.Errorf("tree %s: %w", tree, err)
+			return false
+		}
+		it, found = TreeItem{Name: name, Mode: m, Hash: hex.EncodeToString(id)}, true
+		return false
+	})
+	if err == nil {
+		err = perr
 	}
-	return TreeItem{}, false, nil
+	return it, found, err
 }
 
 // Changed lists the files that differ between two trees (either may be ""
@@ -397,63 +510,151 @@ func (t *TreeReader) changed(a, b, base string, removed, added *[]Entry) error {
 	if a == b {
 		return nil
 	}
-	var ia, ib []TreeItem
-	var err error
-	if a != "" {
-		if ia, err = t.r.ReadTree(a); err != nil {
-			return err
-		}
+	ia, err := t.rawItems(a)
+	if err != nil {
+		return err
 	}
-	if b != "" {
-		if ib, err = t.r.ReadTree(b); err != nil {
-			return err
-		}
+	ib, err := t.rawItems(b)
+	if err != nil {
+		return err
 	}
-	mb := make(map[string]TreeItem, len(ib))
-	for _, it := range ib {
-		mb[it.Name] = it
-	}
-	ma := make(map[string]TreeItem, len(ia))
-	for _, it := range ia {
-		ma[it.Name] = it
-		o, ok := mb[it.Name]
-		if ok && o.Hash == it.Hash && o.Mode == it.Mode {
-			continue
+	// Both lists are in git's tree order (a directory sorts as name+"/"):
+	// a merge join compares ids as bytes and builds entries only for what
+	// differs.
+	for x, y := 0, 0; x < len(ia) || y < len(ib); {
+		var c int
+		switch {
+		case x == len(ia):
+			c = 1
+		case y == len(ib):
+			c = -1
+		default:
+			c = compareTreeNames(ia[x], ib[y])
 		}
-		subA, subB := "", ""
-		if it.Mode == filemode.Dir {
-			subA = it.Hash
-		} else {
-			*removed = append(*removed, t.entry(base+it.Name, it))
-		}
-		if ok {
-			if o.Mode == filemode.Dir {
-				subB = o.Hash
-			} else {
-				*added = append(*added, t.entry(base+o.Name, o))
-			}
-		}
-		if subA != "" || subB != "" {
-			if err := t.changed(subA, subB, base+it.Name+"/", removed, added); err != nil {
+		switch {
+		case c < 0:
+			if err := t.side(ia[x], base, removed, added, true); err != nil {
 				return err
 			}
-		}
-	}
-	for _, it := range ib {
-		if _, ok := ma[it.Name]; ok {
-			continue
-		}
-		if it.Mode == filemode.Dir {
-			if err := t.changed("", it.Hash, base+it.Name+"/", removed, added); err != nil {
+			x++
+		case c > 0:
+			if err := t.side(ib[y], base, removed, added, false); err != nil {
 				return err
 			}
-		} else {
-			*added = append(*added, t.entry(base+it.Name, it))
+			y++
+		default:
+			ea, eb := ia[x], ib[y]
+			x++
+			y++
+			if bytes.Equal(ea.id, eb.id) && ea.mode == eb.mode {
+				continue
+			}
+			if ea.dir() && eb.dir() {
+				if err := t.changed(hex.EncodeToString(ea.id), hex.EncodeToString(eb.id), base+string(ea.name)+"/", removed, added); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := t.side(ea, base, removed, added, true); err != nil {
+				return err
+			}
+			if err := t.side(eb, base, removed, added, false); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
+// rawEntry is one entry of a raw tree, pointing into its bytes.
+type rawEntry struct {
+	mode string
+	name []byte
+	id   []byte
+}
+
+func (e rawEntry) dir() bool { return e.mode == "40000" }
+
+func (t *TreeReader) rawItems(tree string) ([]rawEntry, error) {
+	if tree == "" {
+		return nil, nil
+	}
+	data, err := t.raw(tree)
+	if err != nil {
+		return nil, err
+	}
+	var out []rawEntry
+	err = scanTree(data, tree, func(mode, name, id []byte) bool {
+		out = append(out, rawEntry{mode: string(mode), name: name, id: id})
+		return true
+	})
+	return out, err
+}
+
+// compareTreeNames orders entries as git's tree order does: by name, a
+// directory's name followed by "/".
+func compareTreeNames(a, b rawEntry) int {
+	an, bn := a.name, b.name
+	n := min(len(an), len(bn))
+	if c := bytes.Compare(an[:n], bn[:n]); c != 0 {
+		return c
+	}
+	ca, cb := byte(0), byte(0)
+	if len(an) > n {
+		ca = an[n]
+	} else if a.dir() {
+		ca = '/'
+	}
+	if len(bn) > n {
+		cb = bn[n]
+	} else if b.dir() {
+		cb = '/'
+	}
+	if ca == cb && len(an) == len(bn) {
+		return 0
+	}
+	if ca < cb {
+		return -1
+	}
+	if ca > cb {
+		return 1
+	}
+	// Same name, one a directory and one not: distinct entries.
+	if a.dir() {
+		return 1
+	}
+	return -1
+}
+
+// side records an entry present on one side only: a file as removed or
+// added, a directory as all its files.
+func (t *TreeReader) side(e rawEntry, base string, removed, added *[]Entry, isA bool) error {
+	id := hex.EncodeToString(e.id)
+	if e.dir() {
+		if isA {
+			return t.changed(id, "", base+string(e.name)+"/", removed, added)
+		}
+		return t.changed("", id, base+string(e.name)+"/", removed, added)
+	}
+	m, err := filemode.New(e.mode)
+	if err != nil {
+		return fmt.Errorf("tree entry %s%s: %w", base, e.name, err)
+	}
+	en := t.entry(base+string(e.name), TreeItem{Name: string(e.name), Mode: m, Hash: id})
+	if isA {
+		*removed = append(*removed, en)
+	} else {
+		*added = append(*added, en)
+	}
+	return nil
+}
+
 func (t *TreeReader) entry(path string, it TreeItem) Entry {
-	return Entry{Path: path, Mode: it.Mode, Hash: it.Hash, Read: t.r.blobReader(path, it.Mode, plumbing.NewHash(it.Hash))}
+	hash := it.Hash
+	return Entry{Path: path, Mode: it.Mode, Hash: hash, Read: func() ([]byte, error) {
+		if it.Mode == filemode.Submodule {
+			return nil, fmt.Errorf("read %s: a submodule has no blob", path)
+		}
+		return t.ReadBlob(hash)
+	}}
 }
