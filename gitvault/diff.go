@@ -20,7 +20,9 @@ import (
 // the files on disk; it never writes and takes no lock.
 
 // reviewPrefixes are the trees the review compares: the EchoesVault and
-// the ECC memory vault of the project (ecc-seed §storage-layout).
+// the ECC memory vault of the project. Its project scope is repo-local
+// operator context, kept out of Git by its own .gitignore; its team scope
+// is meant to be inspected and committed (ecc-seed §surfaces).
 var reviewPrefixes = []string{"EchoesVault", ".ecc/memory"}
 
 const (
