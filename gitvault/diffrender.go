@@ -113,13 +113,13 @@ func (r *DiffResult) counts() (added, removed, renamed, updated, deprecated int)
 // Headline is the one-line summary of the result.
 func (r *DiffResult) Headline() string {
 	a, d, rn, u, dep := r.counts()
-	s := fmt.Sprintf("%d pages added, %d removed, %d renamed, %d updated", a, d, rn, u)
+	s := fmt.Sprintf("%s added, %d removed, %d renamed, %d updated", plural(a, "page", "pages"), d, rn, u)
 	if dep > 0 {
 		s += fmt.Sprintf(" (%d deprecated)", dep)
 	}
-	s += fmt.Sprintf("; %d daily entries; %d team memories", len(r.Daily), len(r.Team))
+	s += "; " + plural(len(r.Daily), "daily entry", "daily entries") + "; " + plural(len(r.Team), "team memory", "team memories")
 	if n := len(r.ProjectMemories); n > 0 {
-		s += fmt.Sprintf("; %d project-scope memory files committed", n)
+		s += "; " + plural(n, "project-scope memory file", "project-scope memory files") + " committed"
 	}
 	return s
 }
@@ -363,4 +363,11 @@ func (r *DiffResult) Markdown(limit int) string {
 		}
 	}
 	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -2,6 +2,7 @@ package gitvault
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -167,6 +168,43 @@ func TestReviewRefusals(t *testing.T) {
 	} {
 		if err := call(); err == nil || !strings.Contains(err.Error(), "Cannot read the Git repository") {
 			t.Errorf("%s on an unsupported repository: %v", name, err)
+		}
+	}
+}
+
+// The Markdown stays within its limit and counts what it left out; page
+// text cannot inject HTML, mentions or table cells.
+func TestDiffMarkdownBounded(t *testing.T) {
+	res := &DiffResult{From: DiffEnd{Label: "a"}, To: DiffEnd{Label: "b"}}
+	for i := 0; i < 2000; i++ {
+		res.Pages = append(res.Pages, PageChange{Change: "added", Name: fmt.Sprintf("p%04d.md", i),
+			After: &PageMeta{Summary: "<script>x</script> | @team **bold** " + strings.Repeat("y", 100), Status: "active"}})
+	}
+	for _, limit := range []int{3000, 20000, MarkdownLimit} {
+		md := res.Markdown(limit)
+		if len(md) > limit {
+			t.Fatalf("limit %d: %d bytes", limit, len(md))
+		}
+		rows := strings.Count(md, "\n| <code>p")
+		details := strings.Count(md, "<details>")
+		var moreRows, moreDetails int
+		for _, l := range strings.Split(md, "\n") {
+			var n int
+			var what string
+			if _, err := fmt.Sscanf(l, "… %d more page %s", &n, &what); err == nil {
+				switch what {
+				case "rows":
+					moreRows = n
+				case "details":
+					moreDetails = n
+				}
+			}
+		}
+		if rows+moreRows != 2000 || details+moreDetails != 2000 {
+			t.Fatalf("limit %d: %d rows + %d more, %d details + %d more", limit, rows, moreRows, details, moreDetails)
+		}
+		if strings.Contains(md, "<script>") || strings.Contains(md, "@team") || strings.Contains(md, "| @") {
+			t.Fatalf("unescaped page text:\n%s", md[:500])
 		}
 	}
 }
