@@ -123,7 +123,8 @@ func TestReviewShallowClone(t *testing.T) {
 	}
 	rr.git("branch", "other", "HEAD~2")
 	shallow := filepath.Join(t.TempDir(), "shallow")
-	rr.git("clone", "-q", "--depth", "1", "--no-single-branch", "file://"+rr.dir, shallow)
+	// --no-local: a local path through the transport, so --depth applies.
+	rr.git("clone", "-q", "--no-local", "--depth", "1", "--no-single-branch", rr.dir, shallow)
 	e, err := Open(Options{Workspace: shallow})
 	if err != nil {
 		t.Fatal(err)
