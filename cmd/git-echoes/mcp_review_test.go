@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,7 +31,7 @@ func TestMCPReviewTools(t *testing.T) {
 	git("commit", "-qm", "base")
 	git("tag", "v1")
 	for i := 0; i < 30; i++ {
-		page(strings.Repeat("p", 1+i%5)+string(rune('a'+i))+".md", "Page "+string(rune('a'+i))+" "+strings.Repeat("x", 200))
+		page(fmt.Sprintf("p%02d.md", i), fmt.Sprintf("Page %d %s", i, strings.Repeat("x", 200)))
 	}
 	page("auth.md", "Auth and tokens.")
 	git("add", "-A")
