@@ -2,6 +2,7 @@ package gitrepo
 
 import (
 	"bytes"
+	"crypto/sha1"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -270,7 +271,7 @@ func (r *Repo) NewTreeReader() *TreeReader {
 	if r.commonDir != r.gitDir {
 		fs = dotgit.NewRepositoryFilesystem(osfs.New(r.gitDir), osfs.New(r.commonDir))
 	}
-	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{
+	st := filesystem.NewStorageWithOptions(fs, stdHashCache{cache.NewObjectLRUDefault()}, filesystem.Options{
 		AlternatesFS: osfs.New("/"), KeepDescriptors: true,
 	})
 	return &TreeReader{r: r, st: st, cache: map[plumbing.Hash][]byte{}, commits: map[string]*Commit{}}
@@ -658,3 +659,41 @@ func (t *TreeReader) entry(path string, it TreeItem) Entry {
 		return t.ReadBlob(hash)
 	}}
 }
+
+// stdHashCache is the object cache of a TreeReader. go-git keys its cache
+// by object id and, for the objects it rebuilds from pack deltas (most
+// trees), computes that id with a collision-detecting SHA-1 on every
+// insertion, which dominated history walks. The id is only a cache key
+// here (objects are found by the ids the pack index and the trees give),
+// so it is computed with the standard library's SHA-1, which yields the
+// same id, and kept on a wrapper so it is never computed again.
+type stdHashCache struct{ lru *cache.ObjectLRU }
+
+type keyedObject struct {
+	plumbing.EncodedObject
+	h plumbing.Hash
+}
+
+func (o keyedObject) Hash() plumbing.Hash { return o.h }
+
+func (c stdHashCache) Put(o plumbing.EncodedObject) {
+	if _, ok := o.(keyedObject); !ok {
+		if mo, ok := o.(*plumbing.MemoryObject); ok {
+			if rd, err := mo.Reader(); err == nil {
+				d := sha1.New()
+				fmt.Fprintf(d, "%s %d\x00", mo.Type(), mo.Size())
+				_, err := io.Copy(d, rd)
+				rd.Close()
+				if err == nil {
+					var h plumbing.Hash
+					copy(h[:], d.Sum(nil))
+					o = keyedObject{mo, h}
+				}
+			}
+		}
+	}
+	c.lru.Put(o)
+}
+
+func (c stdHashCache) Get(k plumbing.Hash) (plumbing.EncodedObject, bool) { return c.lru.Get(k) }
+func (c stdHashCache) Clear()                                             { c.lru.Clear() }
