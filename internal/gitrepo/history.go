@@ -666,7 +666,9 @@ func (t *TreeReader) entry(path string, it TreeItem) Entry {
 // insertion, which dominated history walks. The id is only a cache key
 // here (objects are found by the ids the pack index and the trees give),
 // so it is computed with the standard library's SHA-1, which yields the
-// same id, and kept on a wrapper so it is never computed again.
+// same id, and kept on a wrapper so it is never computed again. Objects
+// built to collide (the only inputs where the two differ) are refused by
+// git itself, which uses the collision-detecting SHA-1, on fetch and push.
 type stdHashCache struct{ lru *cache.ObjectLRU }
 
 type keyedObject struct {
