@@ -397,6 +397,46 @@ func (e *Engine) Hydrate() (pyjson.Value, error) {
 	})
 }
 
+// sessionContext renders the Markdown session context of start
+// (echoes-conformance §15.5) from the rendered index and the chosen daily
+// entries (paths relative to daily/, slash-separated), read with read.
+func sessionContext(idx *index, entries []string, read func(rel string) ([]byte, error)) (string, error) {
+	lines := []string{"# EchoesVault session context", "", "## Index", "", pytext.RStrip(idx.Text), "",
+		"## Recent session entries (" + itoa(len(entries)) + ")"}
+	for _, rel := range entries {
+		data, err := read(rel)
+		if err != nil {
+			return "", wrapf(err, "Cannot read daily entry %s: %s", rel, osDetail(err))
+		}
+		text, err := pytext.DecodeText(data)
+		if err != nil {
+			return "", wrapf(err, "Cannot read daily entry %s: invalid UTF-8", rel)
+		}
+		lines = append(lines, "", "### "+filepath.FromSlash(rel), "", pytext.RStrip(text))
+	}
+	if len(entries) == 0 {
+		lines = append(lines, "", "No session entries found.")
+	}
+	if len(idx.Pages) > scaleAlertPages {
+		lines = append(lines, "", "> [!warning] SCALE ALERT", "> The vault exceeds 200 pages. Prefer targeted search over loading every page.")
+	}
+	return pytext.RStrip(strings.Join(lines, "\n")) + "\n", nil
+}
+
+// recentEntries orders daily entries newest first by NFC name and keeps
+// the first recent (echoes-conformance §15.5).
+func recentEntries(entries []string, recent int) []string {
+	keys := make(map[string]string, len(entries))
+	for _, rel := range entries {
+		keys[rel] = pytext.NFC(rel)
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return keys[entries[i]] > keys[entries[j]] })
+	if len(entries) > recent {
+		entries = entries[:recent]
+	}
+	return entries
+}
+
 // Start refreshes the index, marks the session started and returns the
 // Markdown session context (echoes-conformance §15.5).
 func (e *Engine) Start(recent int) (string, error) {
@@ -419,34 +459,13 @@ func (e *Engine) Start(recent int) (string, error) {
 		}
 		var entries []string
 		walkDaily(e.WS.Daily, func(rel string) bool { entries = append(entries, rel); return true })
-		keys := make(map[string]string, len(entries))
-		for _, rel := range entries {
-			keys[rel] = pytext.NFC(rel)
+		entries = recentEntries(entries, recent)
+		out, err = sessionContext(idx, entries, func(rel string) ([]byte, error) {
+			return fsx.ReadFile(filepath.Join(e.WS.Daily, filepath.FromSlash(rel)))
+		})
+		if err != nil {
+			return pyjson.Value{}, err
 		}
-		sort.SliceStable(entries, func(i, j int) bool { return keys[entries[i]] > keys[entries[j]] })
-		if len(entries) > recent {
-			entries = entries[:recent]
-		}
-		lines := []string{"# EchoesVault session context", "", "## Index", "", pytext.RStrip(idx.Text), "",
-			"## Recent session entries (" + itoa(len(entries)) + ")"}
-		for _, rel := range entries {
-			data, err := fsx.ReadFile(filepath.Join(e.WS.Daily, filepath.FromSlash(rel)))
-			if err != nil {
-				return pyjson.Value{}, wrapf(err, "Cannot read daily entry %s: %s", rel, osDetail(err))
-			}
-			text, err := pytext.DecodeText(data)
-			if err != nil {
-				return pyjson.Value{}, wrapf(err, "Cannot read daily entry %s: invalid UTF-8", rel)
-			}
-			lines = append(lines, "", "### "+filepath.FromSlash(rel), "", pytext.RStrip(text))
-		}
-		if len(entries) == 0 {
-			lines = append(lines, "", "No session entries found.")
-		}
-		if len(idx.Pages) > scaleAlertPages {
-			lines = append(lines, "", "> [!warning] SCALE ALERT", "> The vault exceeds 200 pages. Prefer targeted search over loading every page.")
-		}
-		out = pytext.RStrip(strings.Join(lines, "\n")) + "\n"
 		st := e.WS.ReadState()
 		st.Started = pyjson.Boolean(true)
 		st.Saved = pyjson.Boolean(false)

@@ -83,8 +83,8 @@ func (c cachedPage) page() *parsedPage {
 // pageCache is the cache of one pages directory. It is safe for concurrent
 // use; entries are replaced, never modified.
 type pageCache struct {
-	dir  string // the pages directory
-	path string // the cache file ("" when there is none: no place for it)
+	dir     string // the pages directory
+	path    string // the cache file ("" when there is none: no place for it)
 	mu      sync.RWMutex
 	entries map[string]cachedPage // by page file name
 	dirty   bool                  // entries differ from the file

@@ -75,10 +75,17 @@ func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
 			tc.retain(names)
 		}
 	}
+	return searchPages(src, names, e.WS.Rel(e.WS.Pages), q, limit, tc, dir)
+}
+
+// searchPages scans the named pages of src; hits name files below relDir.
+// tc and dir, both set or both nil, are the long-lived engine's page-text
+// cache and the open pages directory its stamps are taken from (the work
+// tree only: a snapshot passes nil).
+func searchPages(src pageSource, names []string, relDir, q string, limit int, tc *textCache, dir *fsx.Dir) ([]SearchHit, bool, error) {
 	read, done := bufferedReader(src)
 	defer done()
 	m := newMatcher(q)
-	relDir := e.WS.Rel(e.WS.Pages)
 	// Pages are read and matched in parallel chunks but consumed in listing
 	// order, so the result is the reference's sequential scan, including
 	// where it stops.

@@ -57,9 +57,55 @@ fi
 echo "== 1,000-page vault in a Git repository of 100,000 files"
 label="git status (baseline)"; best git -C "$repo" status --porcelain
 label="git echoes status"; best "$ge" --workspace "$repo" status
-label="git echoes check --staged"; best "$ge" --workspace "$repo" check --staged
-label="git echoes check --rev HEAD"; best "$ge" --workspace "$repo" check --rev HEAD
-label="git echoes check (work tree)"; best "$ge" --workspace "$repo" check
+label="git echoes check --staged"; best "$ge" check --workspace "$repo" --staged
+label="git echoes check --rev HEAD"; best "$ge" check --workspace "$repo" --rev HEAD
+label="git echoes check (work tree)"; best "$ge" check --workspace "$repo"
+
+# The review commands (issue 9): diff of two revisions that touch 100 pages
+# of a 10,000-page vault, next to git diff -M on the same paths; log --follow
+# of one page over 1,000 commits, next to git log --follow.
+rev="$work/review10k"
+if [ ! -d "$rev/.git" ]; then
+  echo "generating a 10,000-page vault with two revisions in $rev"
+  "$work/bin/vaultgen" -dir "$rev" -pages 10000
+  git -C "$rev" init -q
+  (cd "$rev" && "$ge" init >/dev/null)
+  git -C "$rev" add -A
+  git -C "$rev" commit -qm base
+  for i in $(seq -w 0 100 9999); do
+    echo "edited for the benchmark" >> "$rev/EchoesVault/pages/page-0$i.md"
+  done
+  git -C "$rev" commit -qam "edit 100 pages"
+fi
+echo "== diff of 100 changed pages in a 10,000-page vault"
+label="git diff -M --numstat (baseline)"; best git -C "$rev" diff -M --numstat HEAD~1 HEAD -- EchoesVault .ecc/memory
+label="git echoes diff HEAD~1 HEAD --format json"; best "$ge" diff --workspace "$rev" HEAD~1 HEAD --format json
+label="git echoes diff HEAD~1 HEAD --format markdown"; best "$ge" diff --workspace "$rev" HEAD~1 HEAD --format markdown
+
+hist="$work/history1k"
+if [ ! -d "$hist/.git" ]; then
+  echo "generating 1,000 commits over a 1,000-page vault in $hist"
+  git init -q "$hist"
+  page() { printf -- '---\ntype: note\nstack: [go]\nstatus: active\nsummary: Page %d version %d.\n---\n\n# Page %d\n\nSome knowledge %d.\n' "$1" "$2" "$1" "$2"; }
+  inline() { local c; c=$(page "$2" "$3"); printf 'M 100644 inline %s\ndata %d\n%s\n' "$1" "$(( ${#c} + 1 ))" "$c"; }
+  {
+    printf 'commit refs/heads/main\ncommitter bench <bench@example.com> 1600000000 +0000\ndata 4\nbase\n'
+    for i in $(seq 0 999); do inline "EchoesVault/pages/page-$(printf %05d "$i").md" "$i" 0; done
+    name=EchoesVault/pages/page-00007.md
+    for n in $(seq 1 999); do
+      printf 'commit refs/heads/main\ncommitter bench <bench@example.com> %d +0000\ndata 4\nedit\n' $((1600000000 + n))
+      if [ "$n" = 500 ]; then printf 'R %s EchoesVault/pages/renamed.md\n' "$name"; name=EchoesVault/pages/renamed.md
+      elif [ $((n % 10)) = 0 ]; then inline "$name" 7 "$n"
+      else inline "EchoesVault/pages/page-$(printf %05d $((100 + n % 900))).md" $((100 + n % 900)) "$n"; fi
+    done
+  } | git -C "$hist" fast-import --quiet
+  git -C "$hist" reset -q --hard main
+fi
+echo "== log of one page (100 of 1,000 commits, renamed half way)"
+label="git log --follow --numstat (baseline)"; best git -C "$hist" log --follow --numstat -- EchoesVault/pages/renamed.md
+label="git echoes log --follow"; best "$ge" log --workspace "$hist" --follow --limit 0 renamed.md
+label="git log --numstat (baseline, no --follow)"; best git -C "$hist" log --numstat -- EchoesVault/pages/renamed.md
+label="git echoes log"; best "$ge" log --workspace "$hist" --limit 0 renamed.md
 
 # The merge driver on three versions of large, repetitive Markdown (issue 11
 # item 12), next to `git merge-file` on the same bytes. Both write into a

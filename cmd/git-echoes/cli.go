@@ -38,8 +38,9 @@ EchoesVault Protocol 1.0.0 runtime commands:
   inspect | status [--format json|card]
                                     read-only health report
   hydrate                           refresh the ignored index and local state
-  start [--recent N]                refresh the index and print the session context
-  search QUERY [--limit N]          literal case-insensitive search of page bodies
+  start [--recent N] [--rev REV]    refresh the index and print the session context
+  search QUERY [--limit N] [--rev REV]
+                                    literal case-insensitive search of page bodies
   find QUERY [options]              ranked search of pages, daily entries and memories
   append [--payload PATH|-]         write one unique scratchpad entry
   upsert [--payload PATH|-]         create or replace one page (expectedSha256 for updates)
@@ -50,6 +51,8 @@ EchoesVault Protocol 1.0.0 runtime commands:
 
 Git integration, agents and the ECC memory vault (each has --help):
   check [--staged | --rev REV]      fail-closed gate over the work tree, index or a commit
+  diff [A [B] | A..B | A...B]       what changed in memory between two snapshots (review)
+  log PAGE|MEMORY-ID [--follow]     the history of one page or memory
   hooks install|uninstall|status    pre-commit / pre-merge-commit check, post-merge hydrate
   merge-driver                      page-aware three-way merge driver and its installer
   hook session-start                Claude Code / Codex SessionStart status card
@@ -325,6 +328,9 @@ func jsonOut(v pyjson.Value, err error) (string, error) {
 
 var runtimeCommands = map[string]runtimeCommand{}
 
+// revFlagUsage describes --rev of the as-of reads (issue 9).
+const revFlagUsage = "read the vault of this commit from the object store: writes nothing, takes no lock"
+
 func init() {
 	install := func(op string) runtimeCommand {
 		return runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) { return jsonOut(inv.eng.Install(op)) }}
@@ -348,25 +354,37 @@ func init() {
 	runtimeCommands["rebuild-index"] = runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) {
 		return jsonOut(inv.eng.RebuildIndex())
 	}}
-	runtimeCommands["start"] = runtimeCommand{synopsis: "[--recent N]",
+	runtimeCommands["start"] = runtimeCommand{synopsis: "[--recent N] [--rev REV]",
 		flags: func(fs *pflag.FlagSet) map[string]*string {
-			return map[string]*string{"recent": fs.String("recent", "3", "number of recent daily entries (0..10)")}
+			return map[string]*string{"recent": fs.String("recent", "3", "number of recent daily entries (0..10)"),
+				"rev": fs.String("rev", "", revFlagUsage)}
 		},
 		run: func(inv *invocation) (string, error) {
 			n, err := inv.intFlag("recent")
 			if err != nil {
 				return "", err
 			}
+			if rev := inv.flag("rev"); rev != "" {
+				return inv.eng.StartAt(rev, n)
+			}
 			return inv.eng.Start(n)
 		}}
-	runtimeCommands["search"] = runtimeCommand{synopsis: "QUERY [--limit N]", positionals: 1, positionalName: "query",
+	runtimeCommands["search"] = runtimeCommand{synopsis: "QUERY [--limit N] [--rev REV]", positionals: 1, positionalName: "query",
 		flags: func(fs *pflag.FlagSet) map[string]*string {
-			return map[string]*string{"limit": fs.String("limit", "100", "maximum results (1..500)")}
+			return map[string]*string{"limit": fs.String("limit", "100", "maximum results (1..500)"),
+				"rev": fs.String("rev", "", revFlagUsage)}
 		},
 		run: func(inv *invocation) (string, error) {
 			n, err := inv.intFlag("limit")
 			if err != nil {
 				return "", err
+			}
+			if rev := inv.flag("rev"); rev != "" {
+				res, err := inv.eng.SearchAt(rev, inv.positional[0], n)
+				if err != nil {
+					return "", err
+				}
+				return pyjson.Pretty(res.JSON()), nil
 			}
 			res, err := inv.eng.Search(inv.positional[0], n)
 			if err != nil {

@@ -134,7 +134,7 @@ func TestBashCompletion(t *testing.T) {
 	for _, c := range []shellCase{
 		{"git-echoes sta", "[status ]\n[start ]\n"},
 		{"git-echoes --w", "[--workspace ]\n"},
-		{"git-echoes search --", "[--limit ]\n[--help ]\n"},
+		{"git-echoes search --", "[--limit ]\n[--rev ]\n[--help ]\n"},
 		{"git-echoes check --format=j", "[json ]\n"},
 		{"git-echoes check --format ", "[text ]\n[json ]\n[github ]\n"},
 		{"git-echoes memory save --kind d", "[decision ]\n"},

@@ -120,7 +120,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"--workspace=" + ws, "hash"}, "a", "words", "", withColon("a:b", "alpha")},
 		{[]string{"--workspace", ws, "hash", "alpha"}, "", "words", "", nil},
 		// Options and their values.
-		{[]string{"search"}, "--", "words", "", []string{"--limit", "--help"}},
+		{[]string{"search"}, "--", "words", "", []string{"--limit", "--rev", "--help"}},
 		{[]string{"inspect"}, "--format=c", "words", "--format=", []string{"--format=card"}},
 		{[]string{"status", "--format"}, "", "words", "", []string{"json", "card"}},
 		{[]string{"end"}, "--c", "words", "", []string{"--confirm-explicit-user-end"}},
@@ -150,7 +150,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"memory", "save", "--kind"}, "d", "words", "", []string{"decision"}},
 		{[]string{"memory", "init", "--scope"}, "", "words", "", []string{"project", "team", "user"}},
 		{[]string{"memory", "save", "--body-file"}, "", "files", "", nil},
-		{[]string{"memory", "read"}, "--", "words", "", []string{"--scope", "--json", "--help"}},
+		{[]string{"memory", "read"}, "--", "words", "", []string{"--scope", "--rev", "--json", "--help"}},
 		{[]string{"mcp"}, "--m", "words", "", []string{"--memory", "--max-output"}},
 		{[]string{"help"}, "me", "words", "", []string{"merge-driver", "memory"}},
 		{[]string{"help", "--install-man"}, "", "dirs", "", nil},

@@ -190,6 +190,14 @@ func buildTopics() {
 				{name: "--staged"}, {name: "--rev", value: valRefs},
 				{name: "--format", value: valChoices, choices: []string{"text", "json", "github"}},
 				{name: "--strict"}, {name: "--require-tracked"}, workspace}}},
+		&helpTopic{name: "diff", summary: "what changed in memory between two snapshots (review)",
+			text: diffUsage, section: secGit, page: "git-echoes-diff",
+			compl: complSpec{args: valRefs, flags: []complFlag{{name: "--worktree"},
+				{name: "--format", value: valChoices, choices: []string{"markdown", "json", "text"}}, workspace}}},
+		&helpTopic{name: "log", summary: "the history of one page or memory",
+			text: logUsage, section: secGit, page: "git-echoes-log",
+			compl: complSpec{args: valPages, flags: []complFlag{{name: "--follow"}, {name: "--limit", value: valText},
+				{name: "--rev", value: valRefs}, {name: "--format", value: valChoices, choices: []string{"text", "json"}}, workspace}}},
 		&helpTopic{name: "hooks", summary: "pre-commit / pre-merge-commit check, post-merge hydrate",
 			text: gitHooksUsage, section: secGit, page: "git-echoes-hooks",
 			compl: complSpec{anywhere: true, flags: []complFlag{{name: "--force"}, workspace},
@@ -248,14 +256,15 @@ func memorySubs() []complSub {
 	text := func(n string) complFlag { return complFlag{name: n, value: valText} }
 	bodyFile := complFlag{name: "--body-file", value: valFiles}
 	json := complFlag{name: "--json"}
+	rev := complFlag{name: "--rev", value: valRefs}
 	write := []complFlag{text("--title"), {name: "--stdin"}, bodyFile, scope, text("--target"),
 		text("--tag"), text("--link"), json}
 	return []complSub{
 		{name: "init", desc: "create the memory scopes", flags: []complFlag{scope, json}},
 		{name: "save", desc: "save an unreviewed memory", flags: append([]complFlag{kind, text("--source-harness"), text("--from")}, write...)},
 		{name: "handoff", desc: "save a handoff for other harnesses", flags: append([]complFlag{text("--from")}, write...)},
-		{name: "search", desc: "lexical search", flags: []complFlag{scope, kind, text("--target-harness"), text("--limit"), json}},
-		{name: "read", desc: "read one memory and its backlinks", flags: []complFlag{scope, json}},
+		{name: "search", desc: "lexical search", flags: []complFlag{scope, kind, text("--target-harness"), text("--limit"), rev, json}},
+		{name: "read", desc: "read one memory and its backlinks", flags: []complFlag{scope, rev, json}},
 		{name: "doctor", desc: "check the memory vault", flags: []complFlag{scope, json}},
 		{name: "help", desc: "the memory commands"},
 	}
@@ -297,6 +306,8 @@ func runtimeHelp(name string, spec runtimeCommand, description string) (string, 
 			cf.value, cf.extra = valFiles, []string{"-"}
 		case f.Name == "format":
 			cf.value, cf.choices = valChoices, []string{"json", "card"}
+		case f.Name == "rev":
+			cf.value = valRefs
 		default:
 			cf.value = valText
 		}

@@ -61,7 +61,7 @@ func TestMCPProtocolRevisions(t *testing.T) {
 			}
 			ctx := context.Background()
 			tools, err := s.ListTools(ctx, nil)
-			if err != nil || len(tools.Tools) != 12 {
+			if err != nil || len(tools.Tools) != 14 {
 				t.Fatalf("tools/list: %v %v", err, tools)
 			}
 			saved := decodeJSON(t, ok(t, s, "memory_save", map[string]any{"title": "Revision " + want, "body": "revision note"}))
@@ -135,7 +135,7 @@ func TestMCPToolsOrderAndSchemas(t *testing.T) {
 			}
 		}
 	}
-	want := "echoes_append,echoes_end,echoes_find,echoes_read_page,echoes_search,echoes_start,echoes_status,echoes_upsert_page," +
+	want := "echoes_append,echoes_diff,echoes_end,echoes_find,echoes_log,echoes_read_page,echoes_search,echoes_start,echoes_status,echoes_upsert_page," +
 		"memory_doctor,memory_read,memory_save,memory_search"
 	if got := strings.Join(names, ","); got != want {
 		t.Errorf("tool order:\n got %s\nwant %s", got, want)

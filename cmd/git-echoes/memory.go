@@ -3,10 +3,14 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
 	"github.com/git-echoes/git-echoes/gitvault/memory"
+	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/jsjson"
 )
 
@@ -24,17 +28,26 @@ Commands:
   save --title <text> (--stdin | --body-file <path>) [--kind <kind>] [--scope <scope>]
        [--source-harness <h> | --from <h>] [--target <h>]... [--tag <t>]... [--link <id>]... [--json]
   handoff --from <h> --target <h>... --title <text> (--stdin | --body-file <path>) [options]
-  search [words...] [--scope <s>]... [--kind <k>]... [--target-harness <h>] [--limit <n>] [--json]
-  read <id> [--scope <s>]... [--json]
+  search [words...] [--scope <s>]... [--kind <k>]... [--target-harness <h>] [--limit <n>] [--rev <rev>] [--json]
+  read <id> [--scope <s>]... [--rev <rev>] [--json]
   doctor [--scope <s>]... [--json]
+
+As-of reads (git-echoes): search and read take --rev <rev> to read the
+project and team scopes from .ecc/memory/ of that commit, straight from the
+Git object store: nothing is written, no lock is taken, and the output has
+the normal shape. The user scope and ECC_MEMORY_PROJECT_ROOT are not in Git
+and are refused with --rev, as are the write options (--title, --stdin,
+--body-file, --source-harness, --from, --target, --tag, --link). An
+unknown revision or a directory outside a Git work tree exits 2.
 
 Scopes default to project and team; the user scope (~/.ecc/memory) is used
 only when requested with --scope user. Memories are created unreviewed and
 never overwritten. Environment: ECC_MEMORY_PROJECT_ROOT, ECC_MEMORY_USER_ROOT,
 ECC_MEMORY_HARNESS, ECC_DRY_RUN=1.
 
-Exit status: 0 success, 1 error, 3 doctor found problems
-(GIT_ECHOES_MEMORY_DOCTOR_EXIT_ZERO=1 restores the reference's 0).
+Exit status: 0 success, 1 error, 2 --rev could not be read (or was
+misused), 3 doctor found problems (GIT_ECHOES_MEMORY_DOCTOR_EXIT_ZERO=1
+restores the reference's 0).
 `
 
 type memoryArgs struct {
@@ -47,7 +60,7 @@ type memoryArgs struct {
 }
 
 var (
-	memoryValueOpts  = map[string]bool{"--body-file": true, "--from": true, "--limit": true, "--source-harness": true, "--target-harness": true, "--title": true}
+	memoryValueOpts  = map[string]bool{"--body-file": true, "--from": true, "--limit": true, "--rev": true, "--source-harness": true, "--target-harness": true, "--title": true}
 	memoryRepeatOpts = map[string]bool{"--kind": true, "--link": true, "--scope": true, "--tag": true, "--target": true}
 )
 
@@ -110,6 +123,12 @@ func runMemory(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	roots, err := memory.ResolveRoots(memory.RootOptions{})
 	if err != nil {
 		return fail(err)
+	}
+	if rev, ok := a.values["--rev"]; ok {
+		if roots, err = memoryRevRoots(roots, a, rev); err != nil {
+			io.WriteString(stderr, "Error: "+memory.SanitizeTerminal(err.Error())+"\n")
+			return exitError
+		}
 	}
 	var out string
 	code := exitOK
@@ -339,4 +358,72 @@ func memoryDoctor(roots *memory.Roots, a *memoryArgs) (string, int, error) {
 		"Duplicate IDs: " + strconv.Itoa(rep.DuplicateIDCount) + "\n" +
 		"Broken links: " + strconv.Itoa(rep.BrokenLinkCount) + "\n" +
 		"Skipped symlinks: " + strconv.Itoa(rep.SkippedSymlinkCount) + "\n", code, nil
+}
+
+// memoryRevWriteOpts are the options that only mean something when
+// writing; --rev refuses them rather than ignore them.
+var memoryRevWriteOpts = []string{"--title", "--body-file", "--source-harness", "--from", "--target", "--tag", "--link"}
+
+// memoryRevRoots returns roots whose project and team scopes are those of
+// .ecc/memory/ in the commit rev (issue 9: as-of reads), read from the
+// object store through gitrepo. It writes nothing.
+func memoryRevRoots(roots *memory.Roots, a *memoryArgs, rev string) (*memory.Roots, error) {
+	bad := func(msg string) error { return &memory.Error{Code: memory.CodeInvalid, Message: msg} }
+	if a.command != "search" && a.command != "read" {
+		return nil, bad("--rev reads a commit and writes nothing: it applies to search and read only.")
+	}
+	if rev == "" {
+		return nil, bad("--rev needs a revision.")
+	}
+	if a.stdin {
+		return nil, bad("--stdin is a write option; it cannot be combined with --rev.")
+	}
+	for _, o := range memoryRevWriteOpts {
+		_, v := a.values[o]
+		if v || len(a.lists[o]) > 0 {
+			return nil, bad(o + " is a write option; it cannot be combined with --rev.")
+		}
+	}
+	for _, s := range a.lists["--scope"] {
+		if s == "user" {
+			return nil, bad("The user scope is not stored in Git; it cannot be combined with --rev.")
+		}
+	}
+	if os.Getenv("ECC_MEMORY_PROJECT_ROOT") != "" {
+		return nil, bad("ECC_MEMORY_PROJECT_ROOT names a directory on disk; --rev reads .ecc/memory/ of the commit. Unset it to use --rev.")
+	}
+	dir, err := filepath.EvalSymlinks(roots.ProjectRoot)
+	if err != nil {
+		return nil, bad("Not inside a Git work tree: " + roots.ProjectRoot)
+	}
+	top, ok, err := gitrepo.Discover(dir)
+	if err != nil || !ok {
+		return nil, bad("Not inside a Git work tree: " + roots.ProjectRoot)
+	}
+	repo, err := gitrepo.Open(top)
+	if err != nil {
+		return nil, bad("Cannot read the Git repository: " + err.Error())
+	}
+	h, err := repo.ResolveCommit(rev)
+	if err != nil {
+		return nil, bad("Unknown revision: " + rev)
+	}
+	c, err := repo.CommitInfo(h)
+	if err != nil {
+		return nil, bad("Cannot read revision " + rev + ": " + err.Error())
+	}
+	entries, err := repo.TreeFilesAt(c.Tree, ".ecc/memory")
+	if err != nil {
+		return nil, bad("Cannot read revision " + rev + ": " + err.Error())
+	}
+	var files []memory.SnapshotFile
+	for _, e := range entries {
+		rel, ok := strings.CutPrefix(e.Path, ".ecc/memory/")
+		if !ok {
+			return nil, &memory.Error{Code: memory.CodeUnsafePath, Message: "Refusing to access memory through symlink root: .ecc/memory at revision " + rev}
+		}
+		files = append(files, memory.SnapshotFile{Path: rel, Regular: e.Mode == filemode.Regular || e.Mode == filemode.Executable || e.Mode == filemode.Deprecated,
+			Symlink: e.Mode == filemode.Symlink, Read: e.Read})
+	}
+	return memory.SnapshotRoots(roots, "revision "+rev, files), nil
 }

@@ -34,6 +34,9 @@ type Roots struct {
 	userBoundary    string
 
 	cache *Cache // RootOptions.Cache
+	// snapshot, when set, supplies the project and team scopes instead of
+	// the file system (SnapshotRoots).
+	snapshot *snapshot
 }
 
 // RootOptions are the inputs of ResolveRoots. Zero values mean "from the

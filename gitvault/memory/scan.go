@@ -96,6 +96,9 @@ type scanner struct {
 // returned as errors (the latter as CodeIncomplete); everything else about
 // individual files becomes diagnostics.
 func scan(r *Roots, scopes []string) (*scanResult, error) {
+	if r.snapshot != nil {
+		return scanSnapshot(r.snapshot, scopes)
+	}
 	s := &scanner{paths: newResolver(), cache: r.cache}
 	s.res.Entries = []Entry{}
 	s.res.InvalidFiles = []InvalidFile{}

@@ -135,6 +135,7 @@ func New(cfg Config) (*mcp.Server, error) {
 	if cfg.Engine != nil {
 		tools = append(tools, vaultTools(&cfg)...)
 		tools = append(tools, findTool(&cfg))
+		tools = append(tools, reviewTools(&cfg)...) // review.go (issue 9)
 	}
 	version := cfg.Version
 	if version == "" {

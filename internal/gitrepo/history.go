@@ -1,0 +1,701 @@
+package gitrepo
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+)
+
+// Read-only history access for the review commands (diff, log, as-of
+// reads). Everything here reads the object store through go-git; nothing
+// writes.
+
+// ErrNoUpstream is wrapped by Upstream when the current branch has none.
+var ErrNoUpstream = errors.New("no upstream")
+
+// ErrShallow is wrapped by errors about history a shallow clone lacks.
+var ErrShallow = errors.New("shallow clone")
+
+// Commit is the metadata of one commit.
+type Commit struct {
+	Hash        string
+	Parents     []string
+	Tree        string
+	AuthorName  string
+	AuthorEmail string
+	AuthorDate  time.Time
+	CommitDate  time.Time
+	Message     string
+}
+
+// TreeItem is one entry of a tree: a file (blob, symlink, submodule) or a
+// directory.
+type TreeItem struct {
+	Name string
+	Mode filemode.FileMode
+	Hash string
+}
+
+// Shallow reports whether the repository is a shallow clone and lists the
+// shallow commits (their parents are missing).
+func (r *Repo) Shallow() (map[string]bool, error) {
+	data, err := os.ReadFile(filepath.Join(r.commonDir, "shallow"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read shallow: %w", err)
+	}
+	set := map[string]bool{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			set[l] = true
+		}
+	}
+	return set, nil
+}
+
+// ResolveCommit resolves rev (go-git's revision syntax: a branch, tag,
+// object id, HEAD~1, ...) to the hex id of a commit. Annotated tags are
+// peeled.
+func (r *Repo) ResolveCommit(rev string) (string, error) {
+	r.gitMu.Lock()
+	defer r.gitMu.Unlock()
+	h, err := r.git.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return "", fmt.Errorf("unknown revision %q: %w", rev, err)
+	}
+	if _, err := r.git.CommitObject(*h); err != nil {
+		return "", fmt.Errorf("revision %q (%s) is not a readable commit: %w", rev, h, err)
+	}
+	return h.String(), nil
+}
+
+// Upstream returns the remote-tracking ref the current branch follows
+// (branch.<name>.remote and branch.<name>.merge, as @{upstream}), or an
+// error wrapping ErrNoUpstream. Only the default fetch mapping
+// refs/heads/X -> refs/remotes/<remote>/X is supported, and remote "."
+// (a local branch).
+func (r *Repo) Upstream() (string, error) {
+	branch := currentBranch(r.gitDir)
+	if branch == "" {
+		return "", fmt.Errorf("%w: HEAD is not on a branch", ErrNoUpstream)
+	}
+	remote, okR := r.ConfigValue("branch", branch, "remote")
+	merge, okM := r.ConfigValue("branch", branch, "merge")
+	if !okR || !okM || remote == "" || merge == "" {
+		return "", fmt.Errorf("%w: branch %s has no upstream (branch.%s.remote/merge)", ErrNoUpstream, branch, branch)
+	}
+	name, ok := strings.CutPrefix(merge, "refs/heads/")
+	if !ok {
+		return "", fmt.Errorf("%w: branch.%s.merge %q is not a branch", ErrNoUpstream, branch, merge)
+	}
+	if remote == "." {
+		return "refs/heads/" + name, nil
+	}
+	return "refs/remotes/" + remote + "/" + name, nil
+}
+
+// CommitInfo reads one commit's metadata.
+func (r *Repo) CommitInfo(hash string) (*Commit, error) {
+	r.gitMu.Lock()
+	defer r.gitMu.Unlock()
+	return r.commitInfo(plumbing.NewHash(hash))
+}
+
+func (r *Repo) commitInfo(h plumbing.Hash) (*Commit, error) {
+	c, err := r.git.CommitObject(h)
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	out := &Commit{Hash: c.Hash.String(), Tree: c.TreeHash.String(), AuthorName: c.Author.Name,
+		AuthorEmail: c.Author.Email, AuthorDate: c.Author.When, CommitDate: c.Committer.When, Message: c.Message}
+	for _, p := range c.ParentHashes {
+		out.Parents = append(out.Parents, p.String())
+	}
+	return out, nil
+}
+
+// MergeBases returns the best common ancestors of two commits (git
+// merge-base --all), sorted. In a shallow clone whose history stops before
+// the common ancestor it fails with an error wrapping ErrShallow.
+func (r *Repo) MergeBases(a, b string) ([]string, error) {
+	shallow, err := r.Shallow()
+	if err != nil {
+		return nil, err
+	}
+	r.gitMu.Lock()
+	defer r.gitMu.Unlock()
+	ca, err := r.git.CommitObject(plumbing.NewHash(a))
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", a, err)
+	}
+	cb, err := r.git.CommitObject(plumbing.NewHash(b))
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", b, err)
+	}
+	bases, err := ca.MergeBase(cb)
+	if err != nil {
+		if len(shallow) > 0 {
+			return nil, fmt.Errorf("%w: history needed for the merge base of %s and %s is missing: %v", ErrShallow, a[:7], b[:7], err)
+		}
+		return nil, fmt.Errorf("merge base of %s and %s: %w", a, b, err)
+	}
+	if len(bases) == 0 && len(shallow) > 0 {
+		return nil, fmt.Errorf("%w: no merge base of %s and %s in this shallow clone", ErrShallow, a[:7], b[:7])
+	}
+	var out []string
+	for _, c := range bases {
+		out = append(out, c.Hash.String())
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// ReadTree lists one tree object's entries in tree order.
+func (r *Repo) ReadTree(hash string) ([]TreeItem, error) {
+	r.gitMu.Lock()
+	defer r.gitMu.Unlock()
+	t, err := r.git.TreeObject(plumbing.NewHash(hash))
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", hash, err)
+	}
+	out := make([]TreeItem, len(t.Entries))
+	for i, e := range t.Entries {
+		out[i] = TreeItem{Name: e.Name, Mode: e.Mode, Hash: e.Hash.String()}
+	}
+	return out, nil
+}
+
+// ReadBlob returns the bytes of a blob.
+func (r *Repo) ReadBlob(hash string) ([]byte, error) {
+	return r.blobReader(hash, filemode.Regular, plumbing.NewHash(hash))()
+}
+
+// TreeFilesAt lists the files at or under prefix of a tree object, like
+// TreeFiles for a commit's tree.
+func (r *Repo) TreeFilesAt(treeHash, prefix string) ([]Entry, error) {
+	r.gitMu.Lock()
+	tree, err := r.git.TreeObject(plumbing.NewHash(treeHash))
+	if err != nil {
+		r.gitMu.Unlock()
+		return nil, fmt.Errorf("read tree %s: %w", treeHash, err)
+	}
+	prefix = strings.Trim(prefix, "/")
+	base := ""
+	if prefix != "" {
+		te, err := tree.FindEntry(prefix)
+		if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+			r.gitMu.Unlock()
+			return nil, nil
+		}
+		if err != nil {
+			r.gitMu.Unlock()
+			return nil, fmt.Errorf("tree %s: find %s: %w", treeHash, prefix, err)
+		}
+		if te.Mode != filemode.Dir {
+			r.gitMu.Unlock()
+			return []Entry{r.treeEntry(prefix, *te)}, nil
+		}
+		if tree, err = tree.Tree(prefix); err != nil {
+			r.gitMu.Unlock()
+			return nil, fmt.Errorf("tree %s: subtree %s: %w", treeHash, prefix, err)
+		}
+		base = prefix + "/"
+	}
+	var out []Entry
+	walker := object.NewTreeWalker(tree, true, nil)
+	for {
+		name, te, err := walker.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			walker.Close()
+			r.gitMu.Unlock()
+			return nil, fmt.Errorf("tree %s: walk: %w", treeHash, err)
+		}
+		if te.Mode == filemode.Dir {
+			continue
+		}
+		out = append(out, r.treeEntry(base+name, te))
+	}
+	walker.Close()
+	r.gitMu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// HashBlob returns the id git gives a blob holding data (git hash-object).
+func HashBlob(data []byte) string {
+	return plumbing.ComputeHash(plumbing.BlobObject, data).String()
+}
+
+// TreeReader looks up paths in tree objects and reads commits for a
+// history walk. It has its own view of the object store that keeps pack
+// files open (Close releases them) and scans raw tree objects instead of
+// decoding them, keeping the last few: consecutive commits share most
+// subtrees (compared by id, never read) and the tree just read. It is not
+// safe for concurrent use.
+type TreeReader struct {
+	r       *Repo
+	st      *filesystem.Storage
+	cache   map[plumbing.Hash][]byte
+	order   []plumbing.Hash
+	commits map[string]*Commit
+}
+
+// treeCacheSize bounds the raw trees a TreeReader keeps.
+const treeCacheSize = 32
+
+// NewTreeReader returns a reader over the repository's trees and commits.
+// Close it when done.
+func (r *Repo) NewTreeReader() *TreeReader {
+	var fs = osfs.New(r.gitDir)
+	if r.commonDir != r.gitDir {
+		fs = dotgit.NewRepositoryFilesystem(osfs.New(r.gitDir), osfs.New(r.commonDir))
+	}
+	st := filesystem.NewStorageWithOptions(fs, stdHashCache{cache.NewObjectLRUDefault()}, filesystem.Options{
+		AlternatesFS: osfs.New("/"), KeepDescriptors: true,
+	})
+	return &TreeReader{r: r, st: st, cache: map[plumbing.Hash][]byte{}, commits: map[string]*Commit{}}
+}
+
+// Close releases the pack files the reader kept open.
+func (t *TreeReader) Close() error { return t.st.Close() }
+
+// Commit reads one commit's metadata, cached for the reader's life.
+func (t *TreeReader) Commit(hash string) (*Commit, error) {
+	if c, ok := t.commits[hash]; ok {
+		return c, nil
+	}
+	obj, err := t.st.EncodedObject(plumbing.CommitObject, plumbing.NewHash(hash))
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", hash, err)
+	}
+	var c object.Commit
+	if err := c.Decode(obj); err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", hash, err)
+	}
+	out := &Commit{Hash: c.Hash.String(), Tree: c.TreeHash.String(), AuthorName: c.Author.Name,
+		AuthorEmail: c.Author.Email, AuthorDate: c.Author.When, CommitDate: c.Committer.When, Message: c.Message}
+	for _, p := range c.ParentHashes {
+		out.Parents = append(out.Parents, p.String())
+	}
+	t.commits[hash] = out
+	return out, nil
+}
+
+// ReadBlob returns the bytes of a blob.
+func (t *TreeReader) ReadBlob(hash string) ([]byte, error) {
+	obj, err := t.st.EncodedObject(plumbing.BlobObject, plumbing.NewHash(hash))
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", hash, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", hash, err)
+	}
+	defer rd.Close()
+	return io.ReadAll(rd)
+}
+
+// raw returns a tree object's bytes.
+func (t *TreeReader) raw(tree string) ([]byte, error) {
+	h := plumbing.NewHash(tree)
+	if data, ok := t.cache[h]; ok {
+		return data, nil
+	}
+	obj, err := t.st.EncodedObject(plumbing.TreeObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", tree, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", tree, err)
+	}
+	data := make([]byte, obj.Size())
+	_, err = io.ReadFull(rd, data)
+	rd.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", tree, err)
+	}
+	if len(t.order) >= treeCacheSize {
+		delete(t.cache, t.order[0])
+		t.order = t.order[1:]
+	}
+	t.cache[h] = data
+	t.order = append(t.order, h)
+	return data, nil
+}
+
+// scanTree calls fn for each entry of a raw tree ("<mode> <name>\0<20-byte
+// id>" repeated) until fn returns false.
+func scanTree(data []byte, tree string, fn func(mode []byte, name []byte, id []byte) bool) error {
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp < 0 || nul < sp || nul+21 > len(data) {
+			return fmt.Errorf("tree %s: malformed entry", tree)
+		}
+		if !fn(data[:sp], data[sp+1:nul], data[nul+1:nul+21]) {
+			return nil
+		}
+		data = data[nul+21:]
+	}
+	return nil
+}
+
+func parseMode(m []byte) (filemode.FileMode, error) { return filemode.New(string(m)) }
+
+// Items returns a tree's entries in tree order.
+func (t *TreeReader) Items(tree string) ([]TreeItem, error) {
+	data, err := t.raw(tree)
+	if err != nil {
+		return nil, err
+	}
+	var out []TreeItem
+	var perr error
+	err = scanTree(data, tree, func(mode, name, id []byte) bool {
+		m, err := parseMode(mode)
+		if err != nil {
+			perr = fmt.Errorf("tree %s: %w", tree, err)
+			return false
+		}
+		out = append(out, TreeItem{Name: string(name), Mode: m, Hash: hex.EncodeToString(id)})
+		return true
+	})
+	if err == nil {
+		err = perr
+	}
+	return out, err
+}
+
+// Entry finds the entry at path (slash-separated) in a tree; ok is false
+// when the path does not exist (or crosses a non-directory).
+func (t *TreeReader) Entry(tree, path string) (item TreeItem, ok bool, err error) {
+	cur := tree
+	for {
+		name, rest, more := strings.Cut(path, "/")
+		it, found, err := t.child(cur, name)
+		if err != nil || !found {
+			return TreeItem{}, false, err
+		}
+		if !more {
+			return it, true, nil
+		}
+		if it.Mode != filemode.Dir {
+			return TreeItem{}, false, nil
+		}
+		cur, path = it.Hash, rest
+	}
+}
+
+// SameEntry reports whether path has the same entry (id and mode, or
+// absence) in two trees. It descends only while the trees differ, so an
+// unchanged directory costs one comparison.
+func (t *TreeReader) SameEntry(a, b, path string) (bool, error) {
+	for {
+		if a == b {
+			return true, nil
+		}
+		if a == "" || b == "" {
+			// "" is the empty tree: the same only if the other side
+			// lacks the path too.
+			other := a + b
+			_, ok, err := t.Entry(other, path)
+			return !ok, err
+		}
+		name, rest, more := strings.Cut(path, "/")
+		ea, okA, err := t.child(a, name)
+		if err != nil {
+			return false, err
+		}
+		eb, okB, err := t.child(b, name)
+		if err != nil {
+			return false, err
+		}
+		switch {
+		case !okA && !okB:
+			return true, nil
+		case !more:
+			return okA == okB && ea.Hash == eb.Hash && ea.Mode == eb.Mode, nil
+		}
+		// A side without a directory here is the empty tree below.
+		da, db := "", ""
+		if okA && ea.Mode == filemode.Dir {
+			da = ea.Hash
+		}
+		if okB && eb.Mode == filemode.Dir {
+			db = eb.Hash
+		}
+		if da == "" && db == "" {
+			return true, nil // neither side has a directory there: the path is absent on both
+		}
+		a, b, path = da, db, rest
+	}
+}
+
+func (t *TreeReader) child(tree, name string) (TreeItem, bool, error) {
+	data, err := t.raw(tree)
+	if err != nil {
+		return TreeItem{}, false, err
+	}
+	var it TreeItem
+	found := false
+	var perr error
+	err = scanTree(data, tree, func(mode, n, id []byte) bool {
+		if string(n) != name {
+			return true
+		}
+		m, err := parseMode(mode)
+		if err != nil {
+			perr = fmt.Errorf("tree %s: %w", tree, err)
+			return false
+		}
+		it, found = TreeItem{Name: name, Mode: m, Hash: hex.EncodeToString(id)}, true
+		return false
+	})
+	if err == nil {
+		err = perr
+	}
+	return it, found, err
+}
+
+// Changed lists the files that differ between two trees (either may be ""
+// for the empty tree), below prefix ("" for all): removed holds the
+// entries of a that b lacks or changes, added those of b that a lacks or
+// changes. Equal subtrees are skipped by id.
+func (t *TreeReader) Changed(a, b, prefix string) (removed, added []Entry, err error) {
+	if prefix != "" {
+		if a, err = t.subtree(a, prefix); err != nil {
+			return nil, nil, err
+		}
+		if b, err = t.subtree(b, prefix); err != nil {
+			return nil, nil, err
+		}
+		prefix += "/"
+	}
+	err = t.changed(a, b, prefix, &removed, &added)
+	return removed, added, err
+}
+
+func (t *TreeReader) subtree(tree, path string) (string, error) {
+	if tree == "" {
+		return "", nil
+	}
+	it, ok, err := t.Entry(tree, path)
+	if err != nil || !ok || it.Mode != filemode.Dir {
+		return "", err
+	}
+	return it.Hash, nil
+}
+
+func (t *TreeReader) changed(a, b, base string, removed, added *[]Entry) error {
+	if a == b {
+		return nil
+	}
+	ia, err := t.rawItems(a)
+	if err != nil {
+		return err
+	}
+	ib, err := t.rawItems(b)
+	if err != nil {
+		return err
+	}
+	// Both lists are in git's tree order (a directory sorts as name+"/"):
+	// a merge join compares ids as bytes and builds entries only for what
+	// differs.
+	for x, y := 0, 0; x < len(ia) || y < len(ib); {
+		var c int
+		switch {
+		case x == len(ia):
+			c = 1
+		case y == len(ib):
+			c = -1
+		default:
+			c = compareTreeNames(ia[x], ib[y])
+		}
+		switch {
+		case c < 0:
+			if err := t.side(ia[x], base, removed, added, true); err != nil {
+				return err
+			}
+			x++
+		case c > 0:
+			if err := t.side(ib[y], base, removed, added, false); err != nil {
+				return err
+			}
+			y++
+		default:
+			ea, eb := ia[x], ib[y]
+			x++
+			y++
+			if bytes.Equal(ea.id, eb.id) && ea.mode == eb.mode {
+				continue
+			}
+			if ea.dir() && eb.dir() {
+				if err := t.changed(hex.EncodeToString(ea.id), hex.EncodeToString(eb.id), base+string(ea.name)+"/", removed, added); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := t.side(ea, base, removed, added, true); err != nil {
+				return err
+			}
+			if err := t.side(eb, base, removed, added, false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// rawEntry is one entry of a raw tree, pointing into its bytes.
+type rawEntry struct {
+	mode string
+	name []byte
+	id   []byte
+}
+
+func (e rawEntry) dir() bool { return e.mode == "40000" }
+
+func (t *TreeReader) rawItems(tree string) ([]rawEntry, error) {
+	if tree == "" {
+		return nil, nil
+	}
+	data, err := t.raw(tree)
+	if err != nil {
+		return nil, err
+	}
+	var out []rawEntry
+	err = scanTree(data, tree, func(mode, name, id []byte) bool {
+		out = append(out, rawEntry{mode: string(mode), name: name, id: id})
+		return true
+	})
+	return out, err
+}
+
+// compareTreeNames orders entries as git's tree order does: by name, a
+// directory's name followed by "/".
+func compareTreeNames(a, b rawEntry) int {
+	an, bn := a.name, b.name
+	n := min(len(an), len(bn))
+	if c := bytes.Compare(an[:n], bn[:n]); c != 0 {
+		return c
+	}
+	ca, cb := byte(0), byte(0)
+	if len(an) > n {
+		ca = an[n]
+	} else if a.dir() {
+		ca = '/'
+	}
+	if len(bn) > n {
+		cb = bn[n]
+	} else if b.dir() {
+		cb = '/'
+	}
+	if ca == cb && len(an) == len(bn) {
+		return 0
+	}
+	if ca < cb {
+		return -1
+	}
+	if ca > cb {
+		return 1
+	}
+	// Same name, one a directory and one not: distinct entries.
+	if a.dir() {
+		return 1
+	}
+	return -1
+}
+
+// side records an entry present on one side only: a file as removed or
+// added, a directory as all its files.
+func (t *TreeReader) side(e rawEntry, base string, removed, added *[]Entry, isA bool) error {
+	id := hex.EncodeToString(e.id)
+	if e.dir() {
+		if isA {
+			return t.changed(id, "", base+string(e.name)+"/", removed, added)
+		}
+		return t.changed("", id, base+string(e.name)+"/", removed, added)
+	}
+	m, err := filemode.New(e.mode)
+	if err != nil {
+		return fmt.Errorf("tree entry %s%s: %w", base, e.name, err)
+	}
+	en := t.entry(base+string(e.name), TreeItem{Name: string(e.name), Mode: m, Hash: id})
+	if isA {
+		*removed = append(*removed, en)
+	} else {
+		*added = append(*added, en)
+	}
+	return nil
+}
+
+func (t *TreeReader) entry(path string, it TreeItem) Entry {
+	hash := it.Hash
+	return Entry{Path: path, Mode: it.Mode, Hash: hash, Read: func() ([]byte, error) {
+		if it.Mode == filemode.Submodule {
+			return nil, fmt.Errorf("read %s: a submodule has no blob", path)
+		}
+		return t.ReadBlob(hash)
+	}}
+}
+
+// stdHashCache is the object cache of a TreeReader. go-git keys its cache
+// by object id and, for the objects it rebuilds from pack deltas (most
+// trees), computes that id with a collision-detecting SHA-1 on every
+// insertion, which dominated history walks. The id is only a cache key
+// here (objects are found by the ids the pack index and the trees give),
+// so it is computed with the standard library's SHA-1, which yields the
+// same id, and kept on a wrapper so it is never computed again. Objects
+// built to collide (the only inputs where the two differ) are refused by
+// git itself, which uses the collision-detecting SHA-1, on fetch and push.
+type stdHashCache struct{ lru *cache.ObjectLRU }
+
+type keyedObject struct {
+	plumbing.EncodedObject
+	h plumbing.Hash
+}
+
+func (o keyedObject) Hash() plumbing.Hash { return o.h }
+
+func (c stdHashCache) Put(o plumbing.EncodedObject) {
+	if _, ok := o.(keyedObject); !ok {
+		if mo, ok := o.(*plumbing.MemoryObject); ok {
+			if rd, err := mo.Reader(); err == nil {
+				d := sha1.New()
+				fmt.Fprintf(d, "%s %d\x00", mo.Type(), mo.Size())
+				_, err := io.Copy(d, rd)
+				rd.Close()
+				if err == nil {
+					var h plumbing.Hash
+					copy(h[:], d.Sum(nil))
+					o = keyedObject{mo, h}
+				}
+			}
+		}
+	}
+	c.lru.Put(o)
+}
+
+func (c stdHashCache) Get(k plumbing.Hash) (plumbing.EncodedObject, bool) { return c.lru.Get(k) }
+func (c stdHashCache) Clear()                                             { c.lru.Clear() }
