@@ -3,6 +3,7 @@ package gitvault
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
@@ -31,6 +32,16 @@ func TestLocalCacheDir(t *testing.T) {
 	sb.Git(root, "add", "a.txt")
 	sb.Git(root, "commit", "-qm", "a")
 	sb.Git(root, "worktree", "add", "-q", linked)
+	if runtime.GOOS == "windows" {
+		// Under wine the Linux git (tools/winegit) writes a Unix path into
+		// the linked worktree's .git file; Git also reads a path relative
+		// to that file, which both sides understand.
+		rel, err := filepath.Rel(linked, filepath.Join(root, ".git", "worktrees", "linked"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		testenv.WriteFile(t, filepath.Join(linked, ".git"), "gitdir: "+filepath.ToSlash(rel)+"\n")
+	}
 	lws, err := ResolveWorkspace(linked)
 	if err != nil {
 		t.Fatal(err)
