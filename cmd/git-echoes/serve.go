@@ -97,10 +97,11 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "git echoes serve: %s\n", err)
 		return exitError
 	}
+	// Ranked search over an index held in memory: find's index under
+	// .git/echoes/find is never opened (opening it may write).
+	ranked := viewer.NewRankedSearch(eng, roots, *scope == "user")
 	cfg := viewer.Config{Engine: eng, Roots: roots, UserScope: *scope == "user", Token: token, Hosts: hosts,
-		// Ranked search over an index held in memory: find's index under
-		// .git/echoes/find is never opened (opening it may write).
-		Search:  viewer.NewRankedSearch(eng, roots, *scope == "user"),
+		Search:  ranked,
 		History: &viewer.LogHistory{Engine: eng}, // no section until the repository has commits
 	}
 	if eng.WS.InGit {
@@ -121,6 +122,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, l := range listeners {
 		go func(l net.Listener) { errc <- hs.Serve(l) }(l)
 	}
+	go ranked.Warm() // the first search need not build the index
 	fmt.Fprintln(stdout, srv.URL())
 	fmt.Fprintf(stderr, "git echoes serve: serving %s read-only on %v; stop with Ctrl-C\n", eng.WS.Root, hosts)
 	if *open {

@@ -125,3 +125,20 @@ func (m *MemIndex) Close() error {
 	m.drop()
 	return nil
 }
+
+// Warm builds or updates the index for queries over the pages, the daily
+// entries and the memories of scopes, so that the first query does not
+// pay for the build. It is the read-only counterpart of Refresh.
+func (m *MemIndex) Warm(scopes []string) error {
+	scopes, err := memory.ValidateScopes(scopes)
+	if err != nil {
+		return qerr(err.Error())
+	}
+	if err := m.ws.Gate(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, err = m.sync(sourceSet{pages: true, daily: true, memory: true, scopes: scopes})
+	return err
+}

@@ -26,12 +26,18 @@ func TestMemIndexMatchesFindAndWritesNothing(t *testing.T) {
 	mi := NewMemIndex(eng.WS, r)
 	defer mi.Close()
 	opt := Options{Query: "deploy", Daily: true, Limit: 20}
+	if err := mi.Warm(nil); err != nil {
+		t.Fatal(err)
+	}
 	got, err := mi.Find(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.Index.Rebuilt || got.Index.Updated == 0 {
-		t.Errorf("first query: %+v", got.Index)
+	if got.Index.Rebuilt || got.Index.Updated != 0 {
+		t.Errorf("first query after Warm: %+v", got.Index)
+	}
+	if err := mi.Warm([]string{"nope"}); err == nil {
+		t.Error("Warm accepted an unknown scope")
 	}
 	if after := snapshotDir(t, eng.WS.Root); !slices.Equal(before, after) {
 		t.Fatalf("the in-memory index wrote to the workspace:\n%v\n---\n%v", before, after)

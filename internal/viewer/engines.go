@@ -260,3 +260,7 @@ func (r *RankedSearch) Search(_ context.Context, q SearchQuery) (*SearchResults,
 	out.Note = strings.Join(notes, " ")
 	return out, nil
 }
+
+// Warm builds the in-memory index ahead of the first query (an error is
+// left for the first query to report).
+func (r *RankedSearch) Warm() { _ = r.Index.Warm(r.Scopes) }
