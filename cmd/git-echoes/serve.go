@@ -36,6 +36,14 @@ after the first visit); requests for another Host, any method but GET and
 HEAD, and paths outside the vault are refused. Nothing is written and no
 lock is taken.
 
+In a Git repository with commits, a page shows its history (git echoes log
+--follow: commit, date, author, agent, summary, lines; the 50 most recent),
+and the review view shows the memory diff between two revisions (git echoes
+diff: by default the merge base with the upstream against HEAD, else
+HEAD~1 against HEAD). Search is ranked (git echoes find: pages, daily
+entries, memories) or literal (git echoes search, memory search); the
+ranked index is held in memory, never the one under .git/echoes/find.
+
   --workspace PATH   project directory (default: the current directory)
   --port N           port to listen on (default: a free port)
   --open             open the URL in the desktop's browser
@@ -89,7 +97,17 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "git echoes serve: %s\n", err)
 		return exitError
 	}
-	srv, err := viewer.New(viewer.Config{Engine: eng, Roots: roots, UserScope: *scope == "user", Token: token, Hosts: hosts})
+	// Ranked search over an index held in memory: find's index under
+	// .git/echoes/find is never opened (opening it may write).
+	ranked := viewer.NewRankedSearch(eng, roots, *scope == "user")
+	cfg := viewer.Config{Engine: eng, Roots: roots, UserScope: *scope == "user", Token: token, Hosts: hosts,
+		Search:  ranked,
+		History: &viewer.LogHistory{Engine: eng}, // no section until the repository has commits
+	}
+	if eng.WS.InGit {
+		cfg.Review = &viewer.DiffReview{Engine: eng}
+	}
+	srv, err := viewer.New(cfg)
 	if err != nil {
 		closeAll(listeners)
 		fmt.Fprintf(stderr, "git echoes serve: %s\n", err)
@@ -104,6 +122,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, l := range listeners {
 		go func(l net.Listener) { errc <- hs.Serve(l) }(l)
 	}
+	go ranked.Warm() // the first search need not build the index
 	fmt.Fprintln(stdout, srv.URL())
 	fmt.Fprintf(stderr, "git echoes serve: serving %s read-only on %v; stop with Ctrl-C\n", eng.WS.Root, hosts)
 	if *open {

@@ -10,6 +10,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -17,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // TestServeOpenReadOnly runs the real main: `git echoes serve --open` with a
@@ -95,6 +98,21 @@ func TestServeOpenReadOnly(t *testing.T) {
 		if resp.StatusCode != http.StatusOK {
 			t.Errorf("%s: %d %s", p, resp.StatusCode, body)
 		}
+	}
+	// Outside Git: no history section, no review view.
+	if resp, err := client.Get(base + "/page/a"); err != nil {
+		t.Fatal(err)
+	} else {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(string(body), `id="hist-h"`) {
+			t.Errorf("a history section outside Git")
+		}
+	}
+	if resp, err := client.Get(base + "/review"); err != nil || resp.StatusCode != http.StatusNotFound {
+		t.Errorf("review outside Git: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
 	}
 	// The user scope is not served without --scope user.
 	if resp, err := client.Get(base + "/memories?scope=user"); err != nil || resp.StatusCode != http.StatusForbidden {
@@ -194,5 +212,107 @@ func TestServePortAndUserScope(t *testing.T) {
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("serve ended with %v on SIGTERM\n%s", err, stderr.String())
+	}
+}
+
+// TestServeGitReadOnly: in a Git repository with history, the page history,
+// the review and the ranked search answer, and the workspace, its .git
+// directory included (no find index under .git/echoes, no page cache, no
+// lock), is byte for byte as before.
+func TestServeGitReadOnly(t *testing.T) {
+	ws := t.TempDir()
+	g := testenv.TempGit(t)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", ws}, args...)...)
+		cmd.Env = append(g.Environ(), "GIT_AUTHOR_NAME=Ada", "GIT_AUTHOR_EMAIL=ada@example.com",
+			"GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	if out, err := signalHelper(t, "--workspace", ws, "init").CombinedOutput(); err != nil {
+		t.Fatalf("init: %v\n%s", err, out)
+	}
+	pages := filepath.Join(ws, "EchoesVault", "pages")
+	page := "---\ntype: note\nstack: []\nstatus: active\nsummary: Deploys.\n---\n\nWe deployed on Fridays.\n"
+	if err := os.WriteFile(filepath.Join(pages, "a.md"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("add", "-A")
+	git("commit", "-qm", "Add a")
+	if err := os.Remove(filepath.Join(pages, "a.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pages, "b.md"), []byte(strings.Replace(page, "status: active", "status: deprecated", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("add", "-A")
+	git("commit", "-qm", "Rename and deprecate")
+	before := treeState(t, ws)
+
+	cmd := signalHelper(t, "serve", "--workspace", ws)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no URL: %v\n%s", err, stderr.String())
+	}
+	printed := strings.TrimSpace(line)
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	if resp, err := client.Get(printed); err != nil {
+		t.Fatal(err)
+	} else {
+		resp.Body.Close()
+	}
+	u, _ := url.Parse(printed)
+	base := "http://" + u.Host
+	for _, c := range []struct {
+		path string
+		code int
+		want []string
+	}{
+		{"/page/b", 200, []string{`id="hist-h"`, "renamed from a.md", "Ada &lt;ada@example.com&gt;", "added"}},
+		{"/review", 200, []string{"from <code>HEAD~1</code> to <code>HEAD</code>", `<span class="tag warn">deprecated</span>`, "renamed from a.md"}},
+		{"/review?from=no-such-rev&to=HEAD", 400, []string{"Unknown revision: no-such-rev"}},
+		{"/search?q=deploying", 200, []string{"ranked search", `<a href="/page/b">b</a>`}},
+		{"/search?q=deploying&mode=literal", 200, []string{"literal search", "No page matches."}},
+	} {
+		resp, err := client.Get(base + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.code {
+			t.Errorf("%s: %d, want %d\n%s", c.path, resp.StatusCode, c.code, body)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(string(body), w) {
+				t.Errorf("%s lacks %q", c.path, w)
+			}
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("serve ended with %v\n%s", err, stderr.String())
+	}
+	if _, err := os.Lstat(filepath.Join(ws, ".git", "echoes")); !os.IsNotExist(err) {
+		t.Errorf("serve created .git/echoes: %v", err)
+	}
+	if after := treeState(t, ws); after != before {
+		t.Errorf("serve changed the workspace or its .git:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
 }

@@ -236,3 +236,28 @@ func (s *store) close() error { return s.db.Close() }
 func itoa(n int) string     { return strconv.Itoa(n) }
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 func utoa(n uint64) string  { return strconv.FormatUint(n, 10) }
+
+// createMemory makes a generation held in memory only (MemIndex): one
+// connection (an in-memory database lives as long as its connection), the
+// same schema and meta, nothing on disk.
+func createMemory(root string) (*store, error) {
+	db, err := sql.Open("sqlite", "file::memory:?_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	s := &store{db: db}
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if _, err := db.Exec(`INSERT INTO meta(k, v) VALUES ('format', ?), ('analysis', ?), ('root', ?), ('complete', '1')`,
+		formatVersion, analysis.Version, root); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}

@@ -1,6 +1,7 @@
 package viewer
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
@@ -104,6 +106,22 @@ func BenchmarkViews10k(b *testing.B) {
 	} {
 		b.Run(v.name, func(b *testing.B) { benchView(b, s, v.target) })
 	}
+	// Ranked search (find.MemIndex): the first query builds the in-memory
+	// index (logged once); then warm queries.
+	cfg := s.cfg
+	cfg.Search = NewRankedSearch(cfg.Engine, cfg.Roots, false)
+	rs, err := New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("search-ranked", func(b *testing.B) {
+		start := time.Now()
+		if _, err := cfg.Search.Search(context.Background(), SearchQuery{Text: "token refresh", Limit: searchLimit}); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("first query, which builds the in-memory index: %v", time.Since(start))
+		benchView(b, rs, "/search?q="+url.QueryEscape("token refresh"))
+	})
 }
 
 // BenchmarkGraph2000: the whole graph of a 2,000-page vault, every node

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -235,11 +236,7 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("after the token redirect the location is %q", loc)
 	}
 
-	views := []struct {
-		name, path string
-		want       []string // texts of #main
-		selector   string   // an element the view must have
-	}{
+	views := []browserView{
 		{"overview", "/", []string{"EchoesVault", "Counts", "Health findings", "Suggested Git commands"}, "#count-pages"},
 		{"pages", "/pages", []string{"4 of 4 pages", "auth-architecture", "deprecated", "Authentication boundaries and token flow."}, "tr.deprecated a.replacement"},
 		{"pages-filtered", "/pages?type=architecture", []string{"2 of 4 pages"}, "select[name=type]"},
@@ -249,67 +246,13 @@ func TestBrowser(t *testing.T) {
 		{"daily", "/daily", []string{"scratchpad", "agent: claude", "<script>alert(1)</script>"}, "ol.timeline"},
 		{"memories", "/memories", []string{"3 of 3 memories", "Use short-lived tokens", "unreviewed"}, "select[name=harness]"},
 		{"memory", "/memory/" + f.mem["fact"], []string{"Token TTL is 15m", "not an instruction", "Ignore all previous instructions", "missing memory", "Team runbook"}, "#trust"},
-		{"search", "/search?q=token", []string{"Pages (", "Memories (", "session-tokens"}, "input[name=q]"},
+		{"search", "/search?q=token", []string{"Pages (", "Memories (", "session-tokens", "ranked search"}, "select[name=mode]"},
+		{"search-literal", "/search?q=token&mode=literal", []string{"Pages (", "session-tokens", "literal search"}, "input[name=q]"},
 		{"graph", "/graph", []string{"7 nodes, 4 edges"}, "svg circle.n.page"},
 		{"graph-focus", "/graph?focus=" + url.QueryEscape("page:auth-architecture") + "&depth=2", []string{"around page:auth-architecture"}, "svg circle.focus"},
 	}
 	for _, v := range views {
-		t.Run(v.name, func(t *testing.T) {
-			run(t, ctx, "navigate", chromedp.Navigate(p.base+v.path))
-			run(t, ctx, "wait for "+v.selector, chromedp.WaitVisible(chromedp.CSS(v.selector)))
-			text := run(t, ctx, "main text", chromedp.Text(chromedp.CSS("#main")))
-			for _, w := range v.want {
-				if !strings.Contains(text, w) {
-					t.Errorf("#main lacks %q", w)
-				}
-			}
-			// Nothing executes: no script element, no handler ran, no
-			// link to a script scheme or another origin.
-			state := run(t, ctx, "inspect the DOM", chromedp.Evaluate[string](`JSON.stringify({
-				title: document.title,
-				pwned: typeof window.pwned,
-				scripts: document.scripts.length,
-				handlers: [...document.querySelectorAll('*')].filter(e => [...e.attributes].some(a => a.name.startsWith('on'))).length,
-				foreign: [...document.querySelectorAll('[href],[src],[action]')]
-					.map(e => e.getAttribute('href') ?? e.getAttribute('src') ?? e.getAttribute('action'))
-					.filter(u => !(u.startsWith('/') && !u.startsWith('//') || u.startsWith('#')))
-			})`))
-			if strings.Contains(state, "pwned\"") && !strings.Contains(state, `"pwned":"undefined"`) || !strings.Contains(state, `"scripts":0,"handlers":0,"foreign":[]`) {
-				t.Errorf("DOM state %s", state)
-			}
-			if strings.Contains(state, `"title":"pwned"`) {
-				t.Errorf("a script ran: %s", state)
-			}
-			// Accessibility basics: a language, one h1, a labelled
-			// navigation, alt text on every image, a label on every form
-			// control, an accessible name on every link.
-			a11y := run(t, ctx, "accessibility checks", chromedp.Evaluate[[]string](`(() => {
-				const bad = [];
-				if (!document.documentElement.lang) bad.push('no lang');
-				if (document.querySelectorAll('h1').length !== 1) bad.push('h1 count ' + document.querySelectorAll('h1').length);
-				if (!document.querySelector('nav[aria-label]')) bad.push('no labelled nav');
-				document.querySelectorAll('img:not([alt])').forEach(e => bad.push('img without alt: ' + e.getAttribute('src')));
-				document.querySelectorAll('input:not([type=hidden]), select, textarea').forEach(e => { if (!e.closest('label') && !e.labels?.length) bad.push('unlabelled ' + e.name); });
-				document.querySelectorAll('a[href]').forEach(e => { if (!e.textContent.trim() && !e.querySelector('title')) bad.push('link without a name: ' + e.getAttribute('href')); });
-				return bad;
-			})()`))
-			for _, a := range a11y {
-				t.Errorf("accessibility: %s", a)
-			}
-			shot := run(t, ctx, "screenshot", chromedp.FullScreenshot(100))
-			if err := os.WriteFile(filepath.Join(shots, v.name+".png"), shot, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			problems, requests, _ := bl.take()
-			for _, pr := range problems {
-				t.Errorf("browser reported: %s", pr)
-			}
-			for _, r := range requests {
-				if !strings.HasPrefix(r, p.base+"/") {
-					t.Errorf("request outside the viewer: %s", r)
-				}
-			}
-		})
+		t.Run(v.name, func(t *testing.T) { checkView(t, ctx, bl, p, shots, v) })
 	}
 	t.Logf("screenshots in %s", shots)
 
@@ -474,3 +417,116 @@ func TestBrowserCSP(t *testing.T) {
 }
 
 var _ = errors.New
+
+// browserView is one view the browser loads and checks.
+type browserView struct {
+	name, path string
+	want       []string // texts of #main
+	selector   string   // an element the view must have
+}
+
+// checkView loads one view and checks its DOM (the expected texts, nothing
+// executable, nothing foreign, accessibility basics), saves a screenshot,
+// and fails on anything the browser reported.
+func checkView(t *testing.T, ctx context.Context, bl *browserLog, p *serveProcess, shots string, v browserView) {
+	t.Helper()
+	run(t, ctx, "navigate", chromedp.Navigate(p.base+v.path))
+	run(t, ctx, "wait for "+v.selector, chromedp.WaitVisible(chromedp.CSS(v.selector)))
+	text := run(t, ctx, "main text", chromedp.Text(chromedp.CSS("#main")))
+	for _, w := range v.want {
+		if !strings.Contains(text, w) {
+			t.Errorf("#main lacks %q", w)
+		}
+	}
+	// Nothing executes: no script element, no handler ran, no
+	// link to a script scheme or another origin.
+	state := run(t, ctx, "inspect the DOM", chromedp.Evaluate[string](`JSON.stringify({
+			title: document.title,
+			pwned: typeof window.pwned,
+			scripts: document.scripts.length,
+			handlers: [...document.querySelectorAll('*')].filter(e => [...e.attributes].some(a => a.name.startsWith('on'))).length,
+			foreign: [...document.querySelectorAll('[href],[src],[action]')]
+				.map(e => e.getAttribute('href') ?? e.getAttribute('src') ?? e.getAttribute('action'))
+				.filter(u => !(u.startsWith('/') && !u.startsWith('//') || u.startsWith('#')))
+		})`))
+	if strings.Contains(state, "pwned\"") && !strings.Contains(state, `"pwned":"undefined"`) || !strings.Contains(state, `"scripts":0,"handlers":0,"foreign":[]`) {
+		t.Errorf("DOM state %s", state)
+	}
+	if strings.Contains(state, `"title":"pwned"`) {
+		t.Errorf("a script ran: %s", state)
+	}
+	// Accessibility basics: a language, one h1, a labelled
+	// navigation, alt text on every image, a label on every form
+	// control, an accessible name on every link.
+	a11y := run(t, ctx, "accessibility checks", chromedp.Evaluate[[]string](`(() => {
+			const bad = [];
+			if (!document.documentElement.lang) bad.push('no lang');
+			if (document.querySelectorAll('h1').length !== 1) bad.push('h1 count ' + document.querySelectorAll('h1').length);
+			if (!document.querySelector('nav[aria-label]')) bad.push('no labelled nav');
+			document.querySelectorAll('img:not([alt])').forEach(e => bad.push('img without alt: ' + e.getAttribute('src')));
+			document.querySelectorAll('input:not([type=hidden]), select, textarea').forEach(e => { if (!e.closest('label') && !e.labels?.length) bad.push('unlabelled ' + e.name); });
+			document.querySelectorAll('a[href]').forEach(e => { if (!e.textContent.trim() && !e.querySelector('title')) bad.push('link without a name: ' + e.getAttribute('href')); });
+			return bad;
+		})()`))
+	for _, a := range a11y {
+		t.Errorf("accessibility: %s", a)
+	}
+	shot := run(t, ctx, "screenshot", chromedp.FullScreenshot(100))
+	if err := os.WriteFile(filepath.Join(shots, v.name+".png"), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	problems, requests, _ := bl.take()
+	for _, pr := range problems {
+		t.Errorf("browser reported: %s", pr)
+	}
+	for _, r := range requests {
+		if !strings.HasPrefix(r, p.base+"/") {
+			t.Errorf("request outside the viewer: %s", r)
+		}
+	}
+}
+
+// TestBrowserHistoryReview: on a repository with history, a page shows its
+// history across a rename, the review view shows the default comparison
+// (HEAD~1..HEAD here: no upstream) with the rename and the deprecation,
+// and ranked search finds an inflected word; the form of the review
+// submits from the browser.
+func TestBrowserHistoryReview(t *testing.T) {
+	path := chromiumPath(t)
+	buildGitEchoes(t)
+	f := newFixture(t)
+	f.commitAll(t, "Add the vault")
+	pages := f.eng.WS.Pages
+	if err := os.Rename(filepath.Join(pages, "hostile.md"), filepath.Join(pages, "tricks.md")); err != nil {
+		t.Fatal(err)
+	}
+	testenv.WriteFile(t, filepath.Join(pages, "session-tokens.md"), strings.Replace(fixturePages["session-tokens.md"],
+		"status: active", "status: deprecated", 1)+"\nReplaced by [[auth-architecture]].\n")
+	f.commitAll(t, "Deprecate the token page, rename the hostile one\n\nAgent: claude")
+	p := startServe(t, f)
+	ctx, bl := newBrowser(t, path)
+	shots := screenshotDir(t)
+	run(t, ctx, "open the printed URL", chromedp.Navigate(p.url))
+	for _, v := range []browserView{
+		{"page-history", "/page/tricks", []string{"History", "renamed from hostile.md", "added", "Ada Lovelace <ada@example.com>", "claude", "A page full of <script> tricks."}, "#history table"},
+		{"review", "/review", []string{"2 change(s) from HEAD~1 to HEAD", "renamed", "deprecated", "tricks.md", "-status: active", "+status: deprecated"}, "pre.diff"},
+		{"search-ranked", "/search?q=describing", []string{"ranked search", "auth-architecture", "Tokens are described in"}, "ol.hits"},
+	} {
+		t.Run(v.name, func(t *testing.T) { checkView(t, ctx, bl, p, shots, v) })
+	}
+	// The review form, submitted from the browser.
+	run(t, ctx, "navigate", chromedp.Navigate(p.base+"/review"))
+	run(t, ctx, "set from", chromedp.SetValue(chromedp.CSS("input[name=from]"), "HEAD~1..HEAD"))
+	run(t, ctx, "clear to", chromedp.Clear(chromedp.CSS("input[name=to]")))
+	run(t, ctx, "submit", chromedp.Click(chromedp.CSS(".filters button")))
+	waitLocation(t, ctx, p.base+"/review?from=HEAD%7E1..HEAD&to=")
+	run(t, ctx, "wait", chromedp.WaitVisible(chromedp.CSS("pre.diff")))
+	if text := run(t, ctx, "text", chromedp.Text(chromedp.CSS("#main"))); !strings.Contains(text, "(1 deprecated)") {
+		t.Errorf("the submitted review shows %q", text)
+	}
+	problems, _, _ := bl.take()
+	for _, pr := range problems {
+		t.Errorf("browser reported: %s", pr)
+	}
+	p.stop(t)
+}

@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -28,9 +29,19 @@ type SearchQuery struct {
 	Limit int    // maximum hits per vault (the viewer passes 100)
 }
 
+// DailyHit is one daily entry hit.
+type DailyHit struct {
+	Day     string // YYYY-MM-DD: /daily?day=<Day>
+	File    string // workspace-relative path
+	Line    int
+	Excerpt string
+	Score   float64
+}
+
 // SearchResults are the hits of one query, pages then memories.
 type SearchResults struct {
 	Pages     []PageHit
+	Daily     []DailyHit
 	Memories  []MemoryHit
 	Truncated bool   // more hits exist than were returned
 	Note      string // shown under the results ("" for none)
@@ -55,37 +66,69 @@ type MemoryHit struct {
 // History lists the revisions of one page (`git echoes log`). When set, the
 // page view shows the page's history.
 type History interface {
-	PageHistory(ctx context.Context, slug string) ([]Revision, error)
+	// PageHistory is the history of the page file name (e.g. "auth.md").
+	// ErrNoHistory means there is none to show (not a Git repository, or
+	// no commits yet): the page view then has no history section.
+	PageHistory(ctx context.Context, name string) (*PageLog, error)
+}
+
+// ErrNoHistory is returned by a History that has no history to show.
+var ErrNoHistory = errors.New("no history")
+
+// PageLog is one page's history, newest first.
+type PageLog struct {
+	Revisions []Revision
+	More      bool   // more commits exist than were returned
+	Note      string // shown under the history ("" for none)
 }
 
 // Revision is one commit that changed a page.
 type Revision struct {
-	Commit  string // full or abbreviated object name
-	Author  string
-	Date    time.Time
-	Subject string
-	Change  string // "added", "modified", "deleted", "renamed", ...
+	Commit       string // full or abbreviated object name
+	Author       string
+	Agent        string
+	Date         time.Time
+	Change       string // "added", "modified", "deleted", "renamed from x.md", ...
+	Summary      string // the page's summary at this commit
+	LinesAdded   int
+	LinesRemoved int
+	Binary       bool
 }
 
 // Reviewer renders the memory diff between two revisions (`git echoes
 // diff`). When set, the review view exists at /review.
 type Reviewer interface {
+	// Default is the comparison the view shows when none is asked for
+	// (what `git echoes diff` compares without arguments). ok is false
+	// when there is none; note then says why, for the form.
+	Default(ctx context.Context) (from, to string, note string, ok bool)
+	// Review compares from and to (to "" is HEAD). A *RequestError is
+	// the request's fault (an unknown revision): HTTP 400.
 	Review(ctx context.Context, from, to string) (*Review, error)
 }
 
+// RequestError is an error in what the request asked for.
+type RequestError struct{ Msg string }
+
+func (e *RequestError) Error() string { return e.Msg }
+
 // Review is the diff between two revisions of both vaults.
 type Review struct {
-	From, To string
+	From, To string // what is compared, as labels
+	Headline string // one-line summary ("" for none)
+	Warnings []string
 	Changes  []Change
 }
 
-// Change is one changed page or memory.
+// Change is one changed page, daily entry or memory.
 type Change struct {
-	Vault  string // "pages" or "memories"
-	Path   string // vault-relative path
-	Title  string
-	Status string // "added", "modified", "deleted", "renamed"
-	Lines  []DiffLine
+	Vault      string // "pages", "daily" or "memories"
+	Path       string // workspace-relative path
+	Title      string
+	Status     string // "added", "updated", "removed", "renamed", ...
+	Detail     string // e.g. "renamed from a.md (92%)", "+3 −1"
+	Deprecated bool   // the change deprecates a page
+	Lines      []DiffLine
 }
 
 // DiffLine is one line of a unified diff.

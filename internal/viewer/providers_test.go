@@ -11,13 +11,17 @@ import (
 // The providers of views still being built plug in through Config; these
 // tests are the contract the integrator's implementations meet.
 
-type historyFunc func(ctx context.Context, slug string) ([]Revision, error)
+type historyFunc func(ctx context.Context, name string) (*PageLog, error)
 
-func (f historyFunc) PageHistory(ctx context.Context, slug string) ([]Revision, error) {
-	return f(ctx, slug)
+func (f historyFunc) PageHistory(ctx context.Context, name string) (*PageLog, error) {
+	return f(ctx, name)
 }
 
 type reviewFunc func(ctx context.Context, from, to string) (*Review, error)
+
+func (reviewFunc) Default(context.Context) (string, string, string, bool) {
+	return "", "", "Give two revisions.", false
+}
 
 func (f reviewFunc) Review(ctx context.Context, from, to string) (*Review, error) {
 	return f(ctx, from, to)
@@ -35,21 +39,31 @@ func TestHistoryProvider(t *testing.T) {
 	f := newFixture(t)
 	var asked string
 	s := newServer(t, f, func(c *Config) {
-		c.History = historyFunc(func(_ context.Context, slug string) ([]Revision, error) {
-			asked = slug
-			return []Revision{{Commit: "0123456789abcdef0123", Author: "Ada <script>", Date: time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC), Subject: "Add tokens", Change: "modified"}}, nil
+		c.History = historyFunc(func(_ context.Context, name string) (*PageLog, error) {
+			asked = name
+			return &PageLog{Revisions: []Revision{{Commit: "0123456789abcdef0123", Author: "Ada <script>", Agent: "claude<b>",
+				Date: time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC), Summary: "Add <tokens>", Change: "modified", LinesAdded: 3, LinesRemoved: 1}},
+				More: true, Note: "only <50>"}, nil
 		})
 	})
 	_, body := get(t, s, "/page/auth-architecture")
-	if asked != "auth-architecture" {
+	if asked != "auth-architecture.md" {
 		t.Errorf("history asked for %q", asked)
 	}
-	mustContain(t, body, `<h2 id="hist-h">History</h2>`, "<code>0123456789ab</code>", "2026-01-02 03:04 UTC", "Ada &lt;script&gt;", "Add tokens", "modified")
+	mustContain(t, body, `<h2 id="hist-h">History</h2>`, "<code>0123456789ab</code>", "2026-01-02 03:04 UTC", "Ada &lt;script&gt;",
+		"claude&lt;b&gt;", "Add &lt;tokens&gt;", "modified", `<span class="add">&#43;3</span> <span class="del">−1</span>`,
+		"More commits exist.", "only &lt;50&gt;")
 	s = newServer(t, f, func(c *Config) {
-		c.History = historyFunc(func(context.Context, string) ([]Revision, error) { return nil, errors.New("no repository") })
+		c.History = historyFunc(func(context.Context, string) (*PageLog, error) { return nil, errors.New("no repository") })
 	})
 	_, body = get(t, s, "/page/auth-architecture")
 	mustContain(t, body, `<p class="error">no repository</p>`)
+	// ErrNoHistory: no section at all.
+	s = newServer(t, f, func(c *Config) {
+		c.History = historyFunc(func(context.Context, string) (*PageLog, error) { return nil, ErrNoHistory })
+	})
+	_, body = get(t, s, "/page/auth-architecture")
+	mustNotContain(t, body, `id="hist-h"`)
 }
 
 func TestReviewProvider(t *testing.T) {
@@ -68,7 +82,7 @@ func TestReviewProvider(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("status %d", code)
 	}
-	mustContain(t, body, `name="from"`)
+	mustContain(t, body, `name="from"`, "Give two revisions.")
 	mustNotContain(t, body, "change(s)")
 	_, body = get(t, s, "/review?from=HEAD~1&to=HEAD")
 	if from != "HEAD~1" || to != "HEAD" {
@@ -86,5 +100,12 @@ func TestSearchProvider(t *testing.T) {
 	if rs.got.Text != "tok en" || rs.got.Limit != searchLimit {
 		t.Errorf("query %+v", rs.got)
 	}
-	mustContain(t, body, "ranked search", `<a href="/page/session-tokens">session-tokens</a>`, "best &lt;match&gt;", "ranked by BM25")
+	mustContain(t, body, "ranked search", `<a href="/page/session-tokens">session-tokens</a>`, "best &lt;match&gt;", "ranked by BM25",
+		`<option value="ranked" selected>ranked</option>`, `<option value="literal">literal</option>`)
+	// mode=literal: the literal search, on the same view.
+	_, body = get(t, s, "/search?mode=literal&q=Tokens")
+	mustContain(t, body, "literal search", `<option value="literal" selected>literal</option>`, `<a href="/page/auth-architecture">auth-architecture</a>`)
+	if code, _ := get(t, s, "/search?mode=bogus&q=x"); code != 400 {
+		t.Errorf("unknown mode: %d", code)
+	}
 }

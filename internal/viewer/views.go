@@ -170,7 +170,7 @@ type pageData struct {
 	Broken      []string
 	Replacement string
 	HasHistory  bool
-	History     []Revision
+	History     *PageLog
 	HistoryErr  string
 }
 
@@ -202,8 +202,10 @@ func (s *Server) pageView(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.cfg.History != nil {
 		d.HasHistory = true
-		if d.History, err = s.cfg.History.PageHistory(r.Context(), slug); err != nil {
-			d.HistoryErr = err.Error()
+		if d.History, err = s.cfg.History.PageHistory(r.Context(), p.Name); errors.Is(err, ErrNoHistory) {
+			d.HasHistory, d.History = false, nil
+		} else if err != nil {
+			d.HistoryErr, d.History = err.Error(), nil
 		}
 	}
 	s.render(w, r, http.StatusOK, "page", slug, d)
@@ -409,6 +411,8 @@ func (s *Server) memoryView(w http.ResponseWriter, r *http.Request) {
 type searchData struct {
 	Q      string
 	Engine string
+	Mode   string   // the chosen searcher's name
+	Modes  []string // every searcher's name, the default first
 	Res    *SearchResults
 	Err    string
 }
@@ -416,10 +420,34 @@ type searchData struct {
 // searchLimit is the most hits the view asks for per vault.
 const searchLimit = 100
 
+// searchers are the configured searcher (the default) and, when it is
+// another one, the literal search of today.
+func (s *Server) searchers() []Searcher {
+	out := []Searcher{s.cfg.Search}
+	if _, literal := s.cfg.Search.(*LiteralSearch); !literal && s.cfg.Search.Name() != "literal" {
+		out = append(out, &LiteralSearch{Engine: s.cfg.Engine, Roots: s.cfg.Roots, Scopes: memoryScopes(s.cfg.UserScope)})
+	}
+	return out
+}
+
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
-	d := searchData{Q: r.URL.Query().Get("q"), Engine: s.cfg.Search.Name()}
+	q := r.URL.Query()
+	all := s.searchers()
+	se := all[0]
+	d := searchData{Q: q.Get("q"), Mode: q.Get("mode")}
+	for _, x := range all {
+		d.Modes = append(d.Modes, x.Name())
+		if x.Name() == d.Mode {
+			se = x
+		}
+	}
+	if d.Mode != "" && se.Name() != d.Mode {
+		s.fail(w, r, http.StatusBadRequest, "Unknown search mode: "+d.Mode+" (one of: "+strings.Join(d.Modes, ", ")+")")
+		return
+	}
+	d.Mode, d.Engine = se.Name(), se.Name()
 	if strings.TrimSpace(d.Q) != "" {
-		res, err := s.cfg.Search.Search(r.Context(), SearchQuery{Text: d.Q, Limit: searchLimit})
+		res, err := se.Search(r.Context(), SearchQuery{Text: d.Q, Limit: searchLimit})
 		if err != nil {
 			d.Err = err.Error()
 		}
@@ -432,6 +460,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 
 type reviewData struct {
 	From, To string
+	Note     string // why there is no default comparison
 	Res      *Review
 	Err      string
 }
@@ -439,14 +468,25 @@ type reviewData struct {
 func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	d := reviewData{From: q.Get("from"), To: q.Get("to")}
-	if d.From != "" || d.To != "" {
+	run := q.Has("from") || q.Has("to")
+	if !run {
+		var ok bool
+		d.From, d.To, d.Note, ok = s.cfg.Review.Default(r.Context())
+		run = ok
+	}
+	status := http.StatusOK
+	if run {
 		res, err := s.cfg.Review.Review(r.Context(), d.From, d.To)
-		if err != nil {
-			d.Err = err.Error()
+		var re *RequestError
+		switch {
+		case errors.As(err, &re):
+			status, d.Err = http.StatusBadRequest, err.Error()
+		case err != nil:
+			status, d.Err = http.StatusInternalServerError, err.Error()
 		}
 		d.Res = res
 	}
-	s.render(w, r, http.StatusOK, "review", "Review", d)
+	s.render(w, r, status, "review", "Review", d)
 }
 
 // ---- static ----
