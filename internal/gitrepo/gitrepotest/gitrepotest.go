@@ -10,8 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-echoes/git-echoes/internal/testenv"
 )
@@ -55,15 +57,33 @@ func (s *Sandbox) env(extra []string) []string {
 // stdout and the error (with stderr) without failing the test, for commands
 // whose failure is part of the scenario (a conflicting merge).
 func (s *Sandbox) Run(dir string, extraEnv []string, stdin []byte, args ...string) (string, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = s.env(extraEnv)
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	var err error
+	for attempt := 0; ; attempt++ {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = s.env(extraEnv)
+		if stdin != nil {
+			cmd.Stdin = bytes.NewReader(stdin)
+		}
+		stdout.Reset()
+		stderr.Reset()
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err = cmd.Start(); err != nil {
+			// Under wine a process start fails now and then with "Internal
+			// error." when the machine is loaded. A process that never
+			// started did nothing, so starting it again is safe; a git that
+			// ran and failed is never retried.
+			if runtime.GOOS == "windows" && attempt < 4 {
+				time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
+				continue
+			}
+			break
+		}
+		err = cmd.Wait()
+		break
+	}
+	if err != nil {
 		return stdout.String(), fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, stderr.String())
 	}
 	return stdout.String(), nil
