@@ -256,6 +256,7 @@ func HashBlob(data []byte) string {
 type TreeReader struct {
 	r       *Repo
 	st      *filesystem.Storage
+	fast    *objStore // tried first; go-git (st) answers what it cannot
 	cache   map[plumbing.Hash][]byte
 	order   []plumbing.Hash
 	commits map[string]*Commit
@@ -274,20 +275,46 @@ func (r *Repo) NewTreeReader() *TreeReader {
 	st := filesystem.NewStorageWithOptions(fs, stdHashCache{cache.NewObjectLRUDefault()}, filesystem.Options{
 		AlternatesFS: osfs.New("/"), KeepDescriptors: true,
 	})
-	return &TreeReader{r: r, st: st, cache: map[plumbing.Hash][]byte{}, commits: map[string]*Commit{}}
+	return &TreeReader{r: r, st: st, fast: openObjStore(filepath.Join(r.commonDir, "objects")),
+		cache: map[plumbing.Hash][]byte{}, commits: map[string]*Commit{}}
 }
 
 // Close releases the pack files the reader kept open.
-func (t *TreeReader) Close() error { return t.st.Close() }
+func (t *TreeReader) Close() error {
+	err := t.fast.Close()
+	if e := t.st.Close(); e != nil {
+		err = e
+	}
+	return err
+}
+
+// fastRead returns the bytes of an object of type typ from the fast
+// reader, or false when go-git must be asked (see objStore).
+func (t *TreeReader) fastRead(typ string, h plumbing.Hash) ([]byte, bool) {
+	got, data, err := t.fast.read(h[:])
+	if err != nil || got != typ {
+		return nil, false
+	}
+	return data, true
+}
 
 // Commit reads one commit's metadata, cached for the reader's life.
 func (t *TreeReader) Commit(hash string) (*Commit, error) {
 	if c, ok := t.commits[hash]; ok {
 		return c, nil
 	}
-	obj, err := t.st.EncodedObject(plumbing.CommitObject, plumbing.NewHash(hash))
-	if err != nil {
-		return nil, fmt.Errorf("read commit %s: %w", hash, err)
+	h := plumbing.NewHash(hash)
+	var obj plumbing.EncodedObject
+	if data, ok := t.fastRead("commit", h); ok {
+		mo := &plumbing.MemoryObject{}
+		mo.SetType(plumbing.CommitObject)
+		mo.Write(data)
+		obj = keyedObject{mo, h}
+	} else {
+		var err error
+		if obj, err = t.st.EncodedObject(plumbing.CommitObject, h); err != nil {
+			return nil, fmt.Errorf("read commit %s: %w", hash, err)
+		}
 	}
 	var c object.Commit
 	if err := c.Decode(obj); err != nil {
@@ -304,6 +331,9 @@ func (t *TreeReader) Commit(hash string) (*Commit, error) {
 
 // ReadBlob returns the bytes of a blob.
 func (t *TreeReader) ReadBlob(hash string) ([]byte, error) {
+	if data, ok := t.fastRead("blob", plumbing.NewHash(hash)); ok {
+		return bytes.Clone(data), nil
+	}
 	obj, err := t.st.EncodedObject(plumbing.BlobObject, plumbing.NewHash(hash))
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", hash, err)
@@ -321,6 +351,9 @@ func (t *TreeReader) raw(tree string) ([]byte, error) {
 	h := plumbing.NewHash(tree)
 	if data, ok := t.cache[h]; ok {
 		return data, nil
+	}
+	if data, ok := t.fastRead("tree", h); ok {
+		return data, nil // the fast reader caches it
 	}
 	obj, err := t.st.EncodedObject(plumbing.TreeObject, h)
 	if err != nil {
