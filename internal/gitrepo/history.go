@@ -260,7 +260,21 @@ type TreeReader struct {
 	cache   map[plumbing.Hash][]byte
 	order   []plumbing.Hash
 	commits map[string]*Commit
+	// children remembers lookups of one name in one tree: a walk looks
+	// each commit's subtree up twice, as the child and as the parent of
+	// its neighbours.
+	children map[childKey]childVal
 }
+
+type childKey struct{ tree, name string }
+
+type childVal struct {
+	it    TreeItem
+	found bool
+}
+
+// maxChildren bounds TreeReader.children; past it the memo restarts.
+const maxChildren = 1 << 16
 
 // treeCacheSize bounds the raw trees a TreeReader keeps.
 const treeCacheSize = 32
@@ -486,6 +500,22 @@ func (t *TreeReader) SameEntry(a, b, path string) (bool, error) {
 }
 
 func (t *TreeReader) child(tree, name string) (TreeItem, bool, error) {
+	k := childKey{tree, name}
+	if v, ok := t.children[k]; ok {
+		return v.it, v.found, nil
+	}
+	it, found, err := t.scanChild(tree, name)
+	if err != nil {
+		return it, found, err
+	}
+	if t.children == nil || len(t.children) >= maxChildren {
+		t.children = map[childKey]childVal{}
+	}
+	t.children[k] = childVal{it, found}
+	return it, found, nil
+}
+
+func (t *TreeReader) scanChild(tree, name string) (TreeItem, bool, error) {
 	data, err := t.raw(tree)
 	if err != nil {
 		return TreeItem{}, false, err

@@ -1,7 +1,6 @@
 package gitrepo
 
 import (
-	"bufio"
 	"bytes"
 	"compress/zlib"
 	"container/list"
@@ -39,7 +38,94 @@ type objStore struct {
 	packs []*packFile
 	cache objCache
 	zr    io.ReadCloser // a reusable zlib reader (zlib.Resetter)
-	br    *bufio.Reader
+
+	// Pack bytes are read in aligned windows kept in memory (git's
+	// core.packedGitWindowSize, read instead of mapped), most recent
+	// last, so the many small objects of a walk cost no system call each.
+	windows map[winKey][]byte
+	winFIFO []winKey
+}
+
+type winKey struct {
+	pack int
+	n    int64 // offset / windowSize
+}
+
+const (
+	windowSize = 256 << 10
+	maxWindows = 64 // 16 MiB
+)
+
+// window returns the bytes of pack pi from off to the end of off's
+// window (at least one byte, or an error).
+func (s *objStore) window(pi int, off int64) ([]byte, error) {
+	p := s.packs[pi]
+	if off < 0 || off >= p.size {
+		return nil, io.ErrUnexpectedEOF
+	}
+	k := winKey{pi, off / windowSize}
+	w, ok := s.windows[k]
+	if !ok {
+		start := k.n * windowSize
+		w = make([]byte, min(windowSize, p.size-start))
+		if _, err := p.f.ReadAt(w, start); err != nil {
+			return nil, err
+		}
+		if s.windows == nil {
+			s.windows = map[winKey][]byte{}
+		}
+		if len(s.winFIFO) >= maxWindows {
+			delete(s.windows, s.winFIFO[0])
+			s.winFIFO = s.winFIFO[1:]
+		}
+		s.windows[k] = w
+		s.winFIFO = append(s.winFIFO, k)
+	}
+	return w[off-k.n*windowSize:], nil
+}
+
+// packReader reads a pack from an offset through the windows.
+type packReader struct {
+	s   *objStore
+	pi  int
+	off int64
+	buf []byte
+}
+
+func (r *packReader) fill() error {
+	if len(r.buf) == 0 {
+		b, err := r.s.window(r.pi, r.off)
+		if err != nil {
+			return err
+		}
+		r.buf = b
+	}
+	return nil
+}
+
+func (r *packReader) Read(b []byte) (int, error) {
+	if err := r.fill(); err != nil {
+		return 0, err
+	}
+	n := copy(b, r.buf)
+	r.buf, r.off = r.buf[n:], r.off+int64(n)
+	return n, nil
+}
+
+func (r *packReader) ReadByte() (byte, error) {
+	if err := r.fill(); err != nil {
+		return 0, err
+	}
+	c := r.buf[0]
+	r.buf, r.off = r.buf[1:], r.off+1
+	return c, nil
+}
+
+// bytesAt reads n bytes of pack pi at off (fewer at the end of the pack).
+func (s *objStore) bytesAt(pi int, off int64, b []byte) int {
+	r := packReader{s: s, pi: pi, off: off}
+	n, _ := io.ReadFull(&r, b)
+	return n
 }
 
 // Object type numbers in a pack (gitformat-pack, "Object types").
@@ -233,24 +319,23 @@ func (s *objStore) packed(pi int, off int64, depth int) (int, []byte, error) {
 		if len(chain)+depth > maxDeltaChain {
 			return 0, nil, errors.New("delta chain too long")
 		}
-		p := s.packs[pi]
-		t, size, hdr, err := p.header(off)
+		t, size, hdr, err := s.header(pi, off)
 		if err != nil {
 			return 0, nil, err
 		}
 		switch t {
 		case objCommit, objTree, objBlob, objTag:
-			if data, err = s.inflate(p, off+int64(hdr), size); err != nil {
+			if data, err = s.inflate(pi, off+int64(hdr), size); err != nil {
 				return 0, nil, err
 			}
 			typ = t
 			s.cache.put(key, t, data)
 		case objOfsDelta:
-			base, n, err := p.ofsBase(off, off+int64(hdr))
+			base, n, err := s.ofsBase(pi, off, off+int64(hdr))
 			if err != nil {
 				return 0, nil, err
 			}
-			delta, err := s.inflate(p, off+int64(hdr)+int64(n), size)
+			delta, err := s.inflate(pi, off+int64(hdr)+int64(n), size)
 			if err != nil {
 				return 0, nil, err
 			}
@@ -259,10 +344,10 @@ func (s *objStore) packed(pi int, off int64, depth int) (int, []byte, error) {
 			continue
 		case objRefDelta:
 			var ref [20]byte
-			if _, err := p.f.ReadAt(ref[:], off+int64(hdr)); err != nil {
-				return 0, nil, err
+			if s.bytesAt(pi, off+int64(hdr), ref[:]) != 20 {
+				return 0, nil, io.ErrUnexpectedEOF
 			}
-			delta, err := s.inflate(p, off+int64(hdr)+20, size)
+			delta, err := s.inflate(pi, off+int64(hdr)+20, size)
 			if err != nil {
 				return 0, nil, err
 			}
@@ -301,14 +386,14 @@ func (s *objStore) locate(id []byte) (int, int64, bool) {
 // header reads an object header at off (gitformat-pack, "Object entries
 // in the pack data"): type in bits 4-6 of the first byte, size in its low
 // 4 bits and 7 more bits per continuation byte.
-func (p *packFile) header(off int64) (typ int, size int64, n int, err error) {
-	if off < 12 || off >= p.size-20 {
+func (s *objStore) header(pi int, off int64) (typ int, size int64, n int, err error) {
+	if off < 12 || off >= s.packs[pi].size-20 {
 		return 0, 0, 0, errors.New("pack offset out of range")
 	}
 	var b [16]byte
-	m, err := p.f.ReadAt(b[:], off)
+	m := s.bytesAt(pi, off, b[:])
 	if m == 0 {
-		return 0, 0, 0, err
+		return 0, 0, 0, io.ErrUnexpectedEOF
 	}
 	typ = int(b[0]>>4) & 7
 	size = int64(b[0] & 15)
@@ -331,9 +416,9 @@ func (p *packFile) header(off int64) (typ int, size int64, n int, err error) {
 // ofsBase decodes an OFS_DELTA's base offset (gitformat-pack,
 // "Deltified representation": a big-endian base-128 number where each
 // continuation adds one, subtracted from the delta's own offset).
-func (p *packFile) ofsBase(off, at int64) (int64, int, error) {
+func (s *objStore) ofsBase(pi int, off, at int64) (int64, int, error) {
 	var b [10]byte
-	m, _ := p.f.ReadAt(b[:], at)
+	m := s.bytesAt(pi, at, b[:])
 	base, n, err := decodeOfs(b[:m])
 	if err != nil {
 		return 0, 0, err
@@ -366,22 +451,17 @@ func decodeOfs(b []byte) (int64, int, error) {
 
 // inflate reads a zlib stream at off that must inflate to exactly size
 // bytes.
-func (s *objStore) inflate(p *packFile, off, size int64) ([]byte, error) {
-	sr := io.NewSectionReader(p.f, off, p.size-off)
-	return s.inflateFrom(sr, size)
+func (s *objStore) inflate(pi int, off, size int64) ([]byte, error) {
+	// A packReader is an io.ByteReader, so flate reads it directly.
+	return s.inflateFrom(&packReader{s: s, pi: pi, off: off}, size)
 }
 
 func (s *objStore) inflateFrom(r io.Reader, size int64) ([]byte, error) {
-	if s.br == nil {
-		s.br = bufio.NewReaderSize(r, 16<<10)
-	} else {
-		s.br.Reset(r)
-	}
 	var err error
 	if s.zr == nil {
-		s.zr, err = zlib.NewReader(s.br)
+		s.zr, err = zlib.NewReader(r)
 	} else {
-		err = s.zr.(zlib.Resetter).Reset(s.br, nil)
+		err = s.zr.(zlib.Resetter).Reset(r, nil)
 	}
 	if err != nil {
 		return nil, err
