@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // FuzzIgnorePattern parses arbitrary exclude files and matches arbitrary
@@ -141,6 +144,36 @@ func FuzzLooseHeader(f *testing.F) {
 		}
 		if v, n, err := decodeOfs(b); err == nil && (v < 0 || n > len(b) || n < 1) {
 			t.Fatalf("offset %d from %d bytes", v, n)
+		}
+	})
+}
+
+// FuzzCommitHeader: whenever parseCommitHeader accepts a commit, go-git
+// decodes the same tree, parents and committer instant from it.
+func FuzzCommitHeader(f *testing.F) {
+	id := strings.Repeat("ab", 20)
+	f.Add([]byte("tree " + id + "\nparent " + id + "\nauthor A <a@x> 1 +0000\ncommitter C <c@x> 1600000000 +0200\n\nmsg\n"))
+	f.Add([]byte("tree " + id + "\nauthor A <a@x> 1 +0000\ncommitter C <c> x> 12 -0130\ngpgsig x\n y\n\n"))
+	f.Add([]byte("tree " + id + "\nauthor A\ncommitter <>  7\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tree, parents, when, ok := parseCommitHeader(data)
+		if !ok {
+			return
+		}
+		mo := &plumbing.MemoryObject{}
+		mo.SetType(plumbing.CommitObject)
+		mo.Write(data)
+		var c object.Commit
+		if err := c.Decode(mo); err != nil {
+			t.Fatalf("accepted, go-git refuses: %v", err)
+		}
+		if c.TreeHash.String() != tree || len(c.ParentHashes) != len(parents) || !c.Committer.When.Equal(when) {
+			t.Fatalf("got %s %v %v, go-git %s %v %v", tree, parents, when, c.TreeHash, c.ParentHashes, c.Committer.When)
+		}
+		for i, p := range c.ParentHashes {
+			if p.String() != parents[i] {
+				t.Fatalf("parent %d: %s, go-git %s", i, parents[i], p)
+			}
 		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -260,6 +261,7 @@ type TreeReader struct {
 	cache   map[plumbing.Hash][]byte
 	order   []plumbing.Hash
 	commits map[string]*Commit
+	heads   map[string]*Commit // CommitHeader's
 	// children remembers lookups of one name in one tree: a walk looks
 	// each commit's subtree up twice, as the child and as the parent of
 	// its neighbours.
@@ -341,6 +343,102 @@ func (t *TreeReader) Commit(hash string) (*Commit, error) {
 	}
 	t.commits[hash] = out
 	return out, nil
+}
+
+// CommitHeader reads what a history walk needs of a commit: only Hash,
+// Tree, Parents and CommitDate are set (Commit gives the rest). They are
+// read from the raw header without decoding the commit when it has the
+// canonical layout (see parseCommitHeader), else from Commit. Cached for
+// the reader's life; the caller may replace the fields of the result.
+func (t *TreeReader) CommitHeader(hash string) (*Commit, error) {
+	if c, ok := t.heads[hash]; ok {
+		return c, nil
+	}
+	var out *Commit
+	if data, ok := t.fastRead("commit", plumbing.NewHash(hash)); ok {
+		if tree, parents, when, ok := parseCommitHeader(data); ok {
+			out = &Commit{Hash: hash, Tree: tree, Parents: parents, CommitDate: when}
+		}
+	}
+	if out == nil {
+		c, err := t.Commit(hash)
+		if err != nil {
+			return nil, err
+		}
+		out = &Commit{Hash: c.Hash, Tree: c.Tree, Parents: c.Parents, CommitDate: c.CommitDate}
+	}
+	if t.heads == nil {
+		t.heads = map[string]*Commit{}
+	}
+	t.heads[hash] = out
+	return out, nil
+}
+
+// parseCommitHeader reads the tree, the parents and the committer date of
+// a commit in the canonical layout git writes (Git documents it in no
+// format page; git's commit.c parse_commit_buffer and parse_commit_date
+// read it, and go-git's commit_scanner.go follows them): "tree <id>", any number of
+// "parent <id>", "author ..." and "committer <name> <<email>> <seconds>
+// <zone>", one line each. ok is false for anything else (the caller then
+// decodes the commit with go-git), so the answer is always the one go-git
+// gives: the date is read as go-git's Signature.Decode reads it (after the
+// last '>', the digits up to the next space; the zone does not change the
+// instant).
+func parseCommitHeader(data []byte) (tree string, parents []string, when time.Time, ok bool) {
+	line := func(key string) ([]byte, bool) {
+		if !bytes.HasPrefix(data, []byte(key+" ")) {
+			return nil, false
+		}
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			return nil, false
+		}
+		v := data[len(key)+1 : nl]
+		data = data[nl+1:]
+		return v, true
+	}
+	isID := func(v []byte) bool {
+		if len(v) != 40 {
+			return false
+		}
+		for _, c := range v {
+			if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+				return false
+			}
+		}
+		return true
+	}
+	v, found := line("tree")
+	if !found || !isID(v) {
+		return "", nil, time.Time{}, false
+	}
+	tree = string(v)
+	for bytes.HasPrefix(data, []byte("parent ")) {
+		if v, found = line("parent"); !found || !isID(v) {
+			return "", nil, time.Time{}, false
+		}
+		parents = append(parents, string(v))
+	}
+	if _, found = line("author"); !found {
+		return "", nil, time.Time{}, false
+	}
+	v, found = line("committer")
+	if !found {
+		return "", nil, time.Time{}, false
+	}
+	open, end := bytes.LastIndexByte(v, '<'), bytes.LastIndexByte(v, '>')
+	if open < 0 || end < open || end+2 >= len(v) {
+		return "", nil, time.Time{}, false
+	}
+	ts := v[end+2:]
+	if sp := bytes.IndexByte(ts, ' '); sp >= 0 {
+		ts = ts[:sp]
+	}
+	sec, err := strconv.ParseInt(string(ts), 10, 64)
+	if err != nil {
+		return "", nil, time.Time{}, false
+	}
+	return tree, parents, time.Unix(sec, 0), true
 }
 
 // ReadBlob returns the bytes of a blob.

@@ -150,7 +150,7 @@ const maxObjectSize = 512 << 20
 var errNotHere = errors.New("object not readable by the fast reader")
 
 func openObjStore(objectsDir string) *objStore {
-	s := &objStore{dir: objectsDir, cache: newObjCache(96 << 20)}
+	s := &objStore{dir: objectsDir, cache: newObjCache(16 << 20)}
 	names, _ := filepath.Glob(filepath.Join(objectsDir, "pack", "pack-*.idx"))
 	sort.Strings(names)
 	for _, idx := range names {
