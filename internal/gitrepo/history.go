@@ -257,7 +257,8 @@ func HashBlob(data []byte) string {
 type TreeReader struct {
 	r       *Repo
 	st      *filesystem.Storage
-	fast    *objStore // tried first; go-git (st) answers what it cannot
+	fast    *objStore    // tried first; go-git (st) answers what it cannot
+	graph   *commitGraph // nil without a usable commit-graph file
 	cache   map[plumbing.Hash][]byte
 	order   []plumbing.Hash
 	commits map[string]*Commit
@@ -291,7 +292,8 @@ func (r *Repo) NewTreeReader() *TreeReader {
 	st := filesystem.NewStorageWithOptions(fs, stdHashCache{cache.NewObjectLRUDefault()}, filesystem.Options{
 		AlternatesFS: osfs.New("/"), KeepDescriptors: true,
 	})
-	return &TreeReader{r: r, st: st, fast: openObjStore(filepath.Join(r.commonDir, "objects")),
+	objects := filepath.Join(r.commonDir, "objects")
+	return &TreeReader{r: r, st: st, fast: openObjStore(objects), graph: openCommitGraph(objects),
 		cache: map[plumbing.Hash][]byte{}, commits: map[string]*Commit{}}
 }
 
@@ -346,16 +348,20 @@ func (t *TreeReader) Commit(hash string) (*Commit, error) {
 }
 
 // CommitHeader reads what a history walk needs of a commit: only Hash,
-// Tree, Parents and CommitDate are set (Commit gives the rest). They are
-// read from the raw header without decoding the commit when it has the
-// canonical layout (see parseCommitHeader), else from Commit. Cached for
-// the reader's life; the caller may replace the fields of the result.
+// Tree, Parents and CommitDate are set (Commit gives the rest). They come
+// from the commit-graph file when it lists the commit, else from the raw
+// header without decoding the commit when it has the canonical layout (see
+// parseCommitHeader), else from Commit. Cached for the reader's life; the
+// caller may replace the fields of the result.
 func (t *TreeReader) CommitHeader(hash string) (*Commit, error) {
 	if c, ok := t.heads[hash]; ok {
 		return c, nil
 	}
 	var out *Commit
-	if data, ok := t.fastRead("commit", plumbing.NewHash(hash)); ok {
+	h := plumbing.NewHash(hash)
+	if tree, parents, when, ok := t.graph.lookup(h[:]); ok {
+		out = &Commit{Hash: hash, Tree: tree, Parents: parents, CommitDate: when}
+	} else if data, ok := t.fastRead("commit", h); ok {
 		if tree, parents, when, ok := parseCommitHeader(data); ok {
 			out = &Commit{Hash: hash, Tree: tree, Parents: parents, CommitDate: when}
 		}
