@@ -150,7 +150,7 @@ const maxObjectSize = 512 << 20
 var errNotHere = errors.New("object not readable by the fast reader")
 
 func openObjStore(objectsDir string) *objStore {
-	s := &objStore{dir: objectsDir, cache: newObjCache(16 << 20)}
+	s := &objStore{dir: objectsDir, cache: newObjCache(8 << 20)}
 	names, _ := filepath.Glob(filepath.Join(objectsDir, "pack", "pack-*.idx"))
 	sort.Strings(names)
 	for _, idx := range names {
@@ -619,9 +619,13 @@ func deltaSize(b []byte) (uint64, []byte, bool) {
 
 // objCache is a least-recently-used cache of rebuilt pack objects bounded
 // in bytes, like git's delta base cache (core.deltaBaseCacheLimit,
-// default 96 MiB). Ours holds 16 MiB: a walk needs the objects of the
-// delta chains it is inside (a few MiB), and measured on BenchmarkLog1000 a
-// larger cache only made the process touch more fresh memory.
+// default 96 MiB). Ours holds 8 MiB: a walk needs the objects of the
+// delta chains it is inside (a few MiB for a 1,000-page vault), and the
+// bound sets how much fresh memory the process touches (measured with
+// perf stat on scripts/bench.sh's log: 96 MiB 66 ms, 16 MiB 50 ms and
+// 11,800 page faults, 8 MiB 43 ms and 7,600, 4 MiB 40 ms and 5,800, where
+// git log --follow took 50 ms). Much larger trees (about 400 KiB for
+// 10,000 pages) then rebuild a chain two or three times instead of once.
 type objCache struct {
 	limit, used int
 	lru         *list.List
