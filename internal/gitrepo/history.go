@@ -249,11 +249,14 @@ func HashBlob(data []byte) string {
 }
 
 // TreeReader looks up paths in tree objects and reads commits for a
-// history walk. It has its own view of the object store that keeps pack
-// files open (Close releases them) and scans raw tree objects instead of
-// decoding them, keeping the last few: consecutive commits share most
-// subtrees (compared by id, never read) and the tree just read. It is not
-// safe for concurrent use.
+// history walk. Objects come from its own reader of the pack files and
+// loose objects (objStore: packs held open, delta chains applied once),
+// commit headers from the commit-graph file when there is one
+// (commitGraph), and whatever those cannot read from go-git's object
+// store; Close releases the files. It scans raw tree objects instead of
+// decoding them and remembers each name lookup: consecutive commits share
+// most subtrees (compared by id, never read). It is not safe for
+// concurrent use.
 type TreeReader struct {
 	r       *Repo
 	st      *filesystem.Storage
@@ -470,22 +473,22 @@ func (t *TreeReader) raw(tree string) ([]byte, error) {
 	if data, ok := t.cache[h]; ok {
 		return data, nil
 	}
-	if data, ok := t.fastRead("tree", h); ok {
-		return data, nil // the fast reader caches it
-	}
-	obj, err := t.st.EncodedObject(plumbing.TreeObject, h)
-	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", tree, err)
-	}
-	rd, err := obj.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", tree, err)
-	}
-	data := make([]byte, obj.Size())
-	_, err = io.ReadFull(rd, data)
-	rd.Close()
-	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", tree, err)
+	data, ok := t.fastRead("tree", h)
+	if !ok {
+		obj, err := t.st.EncodedObject(plumbing.TreeObject, h)
+		if err != nil {
+			return nil, fmt.Errorf("read tree %s: %w", tree, err)
+		}
+		rd, err := obj.Reader()
+		if err != nil {
+			return nil, fmt.Errorf("read tree %s: %w", tree, err)
+		}
+		data = make([]byte, obj.Size())
+		_, err = io.ReadFull(rd, data)
+		rd.Close()
+		if err != nil {
+			return nil, fmt.Errorf("read tree %s: %w", tree, err)
+		}
 	}
 	if len(t.order) >= treeCacheSize {
 		delete(t.cache, t.order[0])

@@ -203,6 +203,25 @@ func openPack(idxPath string) (*packFile, error) {
 		f.Close()
 		return nil, err
 	}
+	// The pack must be the index's: "PACK", version 2 or 3, the same
+	// object count (gitformat-pack, "pack-*.pack files have the following
+	// format"), and its trailing checksum as the index records it. (A pack
+	// is named for that checksum, so a repack cannot put other bytes under
+	// the same name.)
+	var hdr [12]byte
+	var sum [20]byte
+	if st.Size() < 32 {
+		f.Close()
+		return nil, errors.New("pack too short")
+	}
+	_, err1 := f.ReadAt(hdr[:], 0)
+	_, err2 := f.ReadAt(sum[:], st.Size()-20)
+	v := binary.BigEndian.Uint32(hdr[4:])
+	if err1 != nil || err2 != nil || string(hdr[:4]) != "PACK" || (v != 2 && v != 3) ||
+		binary.BigEndian.Uint32(hdr[8:]) != uint32(n) || !bytes.Equal(sum[:], idx[len(idx)-40:len(idx)-20]) {
+		f.Close()
+		return nil, errors.New("pack does not match its index")
+	}
 	return &packFile{f: f, size: st.Size(), idx: idx, n: n}, nil
 }
 
@@ -221,8 +240,8 @@ func checkIdx(idx []byte) (int, error) {
 		prev = v
 	}
 	n := int(prev)
-	min := 8 + 256*4 + n*(20+4+4) + 2*20
-	if n > 1<<31 || len(idx) < min || (len(idx)-min)%8 != 0 {
+	need := 8 + 256*4 + n*(20+4+4) + 2*20
+	if n > 1<<31 || len(idx) < need || (len(idx)-need)%8 != 0 {
 		return 0, errors.New("pack index: truncated")
 	}
 	return n, nil

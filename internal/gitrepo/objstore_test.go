@@ -211,6 +211,15 @@ func TestObjStoreDamaged(t *testing.T) {
 		}
 		s.Close()
 	}
+	// A pack whose trailer is not the one its index records is not used.
+	bad := bytes.Clone(data)
+	bad[len(bad)-1] ^= 1
+	if err := os.WriteFile(packs[0], bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s := openObjStore(filepath.Join(dir, ".git", "objects")); len(s.packs) != 0 {
+		t.Fatal("a pack that does not match its index was opened")
+	}
 	// A damaged index is not used at all.
 	idx, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.idx"))
 	if err := os.WriteFile(idx[0], []byte("\377tOc\x00\x00\x00\x02short"), 0o644); err != nil {
