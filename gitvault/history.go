@@ -160,7 +160,7 @@ func (w *historyWalk) push(hash string) error {
 		return nil
 	}
 	w.seen[hash] = true
-	c, err := w.tr.Commit(hash)
+	c, err := w.tr.CommitHeader(hash)
 	if err != nil {
 		return wrapf(err, "Cannot read commit %s: %s", hash, err.Error())
 	}
@@ -173,7 +173,7 @@ func (w *historyWalk) push(hash string) error {
 }
 
 func (w *historyWalk) treeOf(hash string) (string, error) {
-	c, err := w.tr.Commit(hash)
+	c, err := w.tr.CommitHeader(hash)
 	if err != nil {
 		return "", wrapf(err, "Cannot read commit %s: %s", hash, err.Error())
 	}
@@ -360,6 +360,11 @@ func (w *historyWalk) renameSource(parentTree, tree, path string) (string, error
 
 // entry builds the report of one shown commit.
 func (w *historyWalk) entry(c *gitrepo.Commit, parentTree, oldPath, path string, isMemory bool) (LogEntry, error) {
+	full, err := w.tr.Commit(c.Hash) // the walk read only the header
+	if err != nil {
+		return LogEntry{}, wrapf(err, "Cannot read commit %s: %s", c.Hash, err.Error())
+	}
+	c = full
 	en := LogEntry{Commit: c.Hash, Date: c.AuthorDate, Author: c.AuthorName + " <" + c.AuthorEmail + ">", Path: path}
 	var before, after []byte
 	var inParent bool

@@ -94,8 +94,27 @@ func logRepo(b *testing.B) string {
 // BenchmarkLog1000: git echoes log --follow of one page over 1,000
 // commits; BenchmarkGitLogFollow1000 is git log --follow on the same
 // repository, the baseline issue 9 names.
-func BenchmarkLog1000(b *testing.B) {
+func BenchmarkLog1000(b *testing.B) { benchLog(b, logRepo(b)) }
+
+// BenchmarkLog1000CommitGraph and BenchmarkGitLogFollow1000CommitGraph are
+// the same with a commit-graph file (git gc writes one), which both read.
+func BenchmarkLog1000CommitGraph(b *testing.B) { benchLog(b, logRepoGraph(b)) }
+
+func BenchmarkGitLogFollow1000(b *testing.B) { benchGitLog(b, logRepo(b)) }
+
+func BenchmarkGitLogFollow1000CommitGraph(b *testing.B) { benchGitLog(b, logRepoGraph(b)) }
+
+func logRepoGraph(b *testing.B) string {
 	dir := logRepo(b)
+	cmd := exec.Command("git", "commit-graph", "write", "--reachable")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%v: %s", err, out)
+	}
+	return dir
+}
+
+func benchLog(b *testing.B, dir string) {
 	e, err := Open(Options{Workspace: dir})
 	if err != nil {
 		b.Fatal(err)
@@ -108,8 +127,7 @@ func BenchmarkLog1000(b *testing.B) {
 	}
 }
 
-func BenchmarkGitLogFollow1000(b *testing.B) {
-	dir := logRepo(b)
+func benchGitLog(b *testing.B, dir string) {
 	for b.Loop() {
 		cmd := exec.Command("git", "log", "--follow", "--numstat", "--format=%H %an %aI", "--", "EchoesVault/pages/renamed.md")
 		cmd.Dir = dir

@@ -106,6 +106,14 @@ label="git log --follow --numstat (baseline)"; best git -C "$hist" log --follow 
 label="git echoes log --follow"; best "$ge" log --workspace "$hist" --follow --limit 0 renamed.md
 label="git log --numstat (baseline, no --follow)"; best git -C "$hist" log --numstat -- EchoesVault/pages/renamed.md
 label="git echoes log"; best "$ge" log --workspace "$hist" --limit 0 renamed.md
+# The same with a commit-graph file (git gc writes one; both read it).
+histcg="$work/history1k-graph"
+if [ ! -f "$histcg/.git/objects/info/commit-graph" ]; then
+  rm -rf "$histcg"; cp -a "$hist" "$histcg"
+  git -C "$histcg" commit-graph write --reachable
+fi
+label="git log --follow --numstat, commit-graph (baseline)"; best git -C "$histcg" log --follow --numstat -- EchoesVault/pages/renamed.md
+label="git echoes log --follow, commit-graph"; best "$ge" log --workspace "$histcg" --follow --limit 0 renamed.md
 
 # The merge driver on three versions of large, repetitive Markdown (issue 11
 # item 12), next to `git merge-file` on the same bytes. Both write into a

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -248,18 +249,38 @@ func HashBlob(data []byte) string {
 }
 
 // TreeReader looks up paths in tree objects and reads commits for a
-// history walk. It has its own view of the object store that keeps pack
-// files open (Close releases them) and scans raw tree objects instead of
-// decoding them, keeping the last few: consecutive commits share most
-// subtrees (compared by id, never read) and the tree just read. It is not
-// safe for concurrent use.
+// history walk. Objects come from its own reader of the pack files and
+// loose objects (objStore: packs held open, delta chains applied once),
+// commit headers from the commit-graph file when there is one
+// (commitGraph), and whatever those cannot read from go-git's object
+// store; Close releases the files. It scans raw tree objects instead of
+// decoding them and remembers each name lookup: consecutive commits share
+// most subtrees (compared by id, never read). It is not safe for
+// concurrent use.
 type TreeReader struct {
 	r       *Repo
 	st      *filesystem.Storage
+	fast    *objStore    // tried first; go-git (st) answers what it cannot
+	graph   *commitGraph // nil without a usable commit-graph file
 	cache   map[plumbing.Hash][]byte
 	order   []plumbing.Hash
 	commits map[string]*Commit
+	heads   map[string]*Commit // CommitHeader's
+	// children remembers lookups of one name in one tree: a walk looks
+	// each commit's subtree up twice, as the child and as the parent of
+	// its neighbours.
+	children map[childKey]childVal
 }
+
+type childKey struct{ tree, name string }
+
+type childVal struct {
+	it    TreeItem
+	found bool
+}
+
+// maxChildren bounds TreeReader.children; past it the memo restarts.
+const maxChildren = 1 << 16
 
 // treeCacheSize bounds the raw trees a TreeReader keeps.
 const treeCacheSize = 32
@@ -274,20 +295,47 @@ func (r *Repo) NewTreeReader() *TreeReader {
 	st := filesystem.NewStorageWithOptions(fs, stdHashCache{cache.NewObjectLRUDefault()}, filesystem.Options{
 		AlternatesFS: osfs.New("/"), KeepDescriptors: true,
 	})
-	return &TreeReader{r: r, st: st, cache: map[plumbing.Hash][]byte{}, commits: map[string]*Commit{}}
+	objects := filepath.Join(r.commonDir, "objects")
+	return &TreeReader{r: r, st: st, fast: openObjStore(objects), graph: openCommitGraph(objects),
+		cache: map[plumbing.Hash][]byte{}, commits: map[string]*Commit{}}
 }
 
 // Close releases the pack files the reader kept open.
-func (t *TreeReader) Close() error { return t.st.Close() }
+func (t *TreeReader) Close() error {
+	err := t.fast.Close()
+	if e := t.st.Close(); e != nil {
+		err = e
+	}
+	return err
+}
+
+// fastRead returns the bytes of an object of type typ from the fast
+// reader, or false when go-git must be asked (see objStore).
+func (t *TreeReader) fastRead(typ string, h plumbing.Hash) ([]byte, bool) {
+	got, data, err := t.fast.read(h[:])
+	if err != nil || got != typ {
+		return nil, false
+	}
+	return data, true
+}
 
 // Commit reads one commit's metadata, cached for the reader's life.
 func (t *TreeReader) Commit(hash string) (*Commit, error) {
 	if c, ok := t.commits[hash]; ok {
 		return c, nil
 	}
-	obj, err := t.st.EncodedObject(plumbing.CommitObject, plumbing.NewHash(hash))
-	if err != nil {
-		return nil, fmt.Errorf("read commit %s: %w", hash, err)
+	h := plumbing.NewHash(hash)
+	var obj plumbing.EncodedObject
+	if data, ok := t.fastRead("commit", h); ok {
+		mo := &plumbing.MemoryObject{}
+		mo.SetType(plumbing.CommitObject)
+		mo.Write(data)
+		obj = keyedObject{mo, h}
+	} else {
+		var err error
+		if obj, err = t.st.EncodedObject(plumbing.CommitObject, h); err != nil {
+			return nil, fmt.Errorf("read commit %s: %w", hash, err)
+		}
 	}
 	var c object.Commit
 	if err := c.Decode(obj); err != nil {
@@ -302,8 +350,111 @@ func (t *TreeReader) Commit(hash string) (*Commit, error) {
 	return out, nil
 }
 
+// CommitHeader reads what a history walk needs of a commit: only Hash,
+// Tree, Parents and CommitDate are set (Commit gives the rest). They come
+// from the commit-graph file when it lists the commit, else from the raw
+// header without decoding the commit when it has the canonical layout (see
+// parseCommitHeader), else from Commit. Cached for the reader's life; the
+// caller may replace the fields of the result.
+func (t *TreeReader) CommitHeader(hash string) (*Commit, error) {
+	if c, ok := t.heads[hash]; ok {
+		return c, nil
+	}
+	var out *Commit
+	h := plumbing.NewHash(hash)
+	if tree, parents, when, ok := t.graph.lookup(h[:]); ok {
+		out = &Commit{Hash: hash, Tree: tree, Parents: parents, CommitDate: when}
+	} else if data, ok := t.fastRead("commit", h); ok {
+		if tree, parents, when, ok := parseCommitHeader(data); ok {
+			out = &Commit{Hash: hash, Tree: tree, Parents: parents, CommitDate: when}
+		}
+	}
+	if out == nil {
+		c, err := t.Commit(hash)
+		if err != nil {
+			return nil, err
+		}
+		out = &Commit{Hash: c.Hash, Tree: c.Tree, Parents: c.Parents, CommitDate: c.CommitDate}
+	}
+	if t.heads == nil {
+		t.heads = map[string]*Commit{}
+	}
+	t.heads[hash] = out
+	return out, nil
+}
+
+// parseCommitHeader reads the tree, the parents and the committer date of
+// a commit in the canonical layout git writes (Git documents it in no
+// format page; git's commit.c parse_commit_buffer and parse_commit_date
+// read it, and go-git's commit_scanner.go follows them): "tree <id>", any number of
+// "parent <id>", "author ..." and "committer <name> <<email>> <seconds>
+// <zone>", one line each. ok is false for anything else (the caller then
+// decodes the commit with go-git), so the answer is always the one go-git
+// gives: the date is read as go-git's Signature.Decode reads it (after the
+// last '>', the digits up to the next space; the zone does not change the
+// instant).
+func parseCommitHeader(data []byte) (tree string, parents []string, when time.Time, ok bool) {
+	line := func(key string) ([]byte, bool) {
+		if !bytes.HasPrefix(data, []byte(key+" ")) {
+			return nil, false
+		}
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			return nil, false
+		}
+		v := data[len(key)+1 : nl]
+		data = data[nl+1:]
+		return v, true
+	}
+	isID := func(v []byte) bool {
+		if len(v) != 40 {
+			return false
+		}
+		for _, c := range v {
+			if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+				return false
+			}
+		}
+		return true
+	}
+	v, found := line("tree")
+	if !found || !isID(v) {
+		return "", nil, time.Time{}, false
+	}
+	tree = string(v)
+	for bytes.HasPrefix(data, []byte("parent ")) {
+		if v, found = line("parent"); !found || !isID(v) {
+			return "", nil, time.Time{}, false
+		}
+		parents = append(parents, string(v))
+	}
+	if _, found = line("author"); !found {
+		return "", nil, time.Time{}, false
+	}
+	v, found = line("committer")
+	if !found {
+		return "", nil, time.Time{}, false
+	}
+	open, end := bytes.LastIndexByte(v, '<'), bytes.LastIndexByte(v, '>')
+	if open < 0 || end < open || end+2 >= len(v) {
+		return "", nil, time.Time{}, false
+	}
+	ts := v[end+2:]
+	if sp := bytes.IndexByte(ts, ' '); sp >= 0 {
+		ts = ts[:sp]
+	}
+	sec, err := strconv.ParseInt(string(ts), 10, 64)
+	if err != nil {
+		return "", nil, time.Time{}, false
+	}
+	return tree, parents, time.Unix(sec, 0), true
+}
+
 // ReadBlob returns the bytes of a blob.
 func (t *TreeReader) ReadBlob(hash string) ([]byte, error) {
+	if data, ok := t.fastRead("blob", plumbing.NewHash(hash)); ok {
+		return bytes.Clone(data), nil
+	}
 	obj, err := t.st.EncodedObject(plumbing.BlobObject, plumbing.NewHash(hash))
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", hash, err)
@@ -322,19 +473,22 @@ func (t *TreeReader) raw(tree string) ([]byte, error) {
 	if data, ok := t.cache[h]; ok {
 		return data, nil
 	}
-	obj, err := t.st.EncodedObject(plumbing.TreeObject, h)
-	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", tree, err)
-	}
-	rd, err := obj.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", tree, err)
-	}
-	data := make([]byte, obj.Size())
-	_, err = io.ReadFull(rd, data)
-	rd.Close()
-	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", tree, err)
+	data, ok := t.fastRead("tree", h)
+	if !ok {
+		obj, err := t.st.EncodedObject(plumbing.TreeObject, h)
+		if err != nil {
+			return nil, fmt.Errorf("read tree %s: %w", tree, err)
+		}
+		rd, err := obj.Reader()
+		if err != nil {
+			return nil, fmt.Errorf("read tree %s: %w", tree, err)
+		}
+		data = make([]byte, obj.Size())
+		_, err = io.ReadFull(rd, data)
+		rd.Close()
+		if err != nil {
+			return nil, fmt.Errorf("read tree %s: %w", tree, err)
+		}
 	}
 	if len(t.order) >= treeCacheSize {
 		delete(t.cache, t.order[0])
@@ -453,6 +607,22 @@ func (t *TreeReader) SameEntry(a, b, path string) (bool, error) {
 }
 
 func (t *TreeReader) child(tree, name string) (TreeItem, bool, error) {
+	k := childKey{tree, name}
+	if v, ok := t.children[k]; ok {
+		return v.it, v.found, nil
+	}
+	it, found, err := t.scanChild(tree, name)
+	if err != nil {
+		return it, found, err
+	}
+	if t.children == nil || len(t.children) >= maxChildren {
+		t.children = map[childKey]childVal{}
+	}
+	t.children[k] = childVal{it, found}
+	return it, found, nil
+}
+
+func (t *TreeReader) scanChild(tree, name string) (TreeItem, bool, error) {
 	data, err := t.raw(tree)
 	if err != nil {
 		return TreeItem{}, false, err

@@ -1,0 +1,204 @@
+package gitrepo
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+// commitGraph reads a repository's commit-graph file
+// (objects/info/commit-graph), which gives each commit's root tree,
+// parents and committer date without inflating the commit. The format is
+// Git's Documentation/gitformat-commit-graph.txt ("File Layout": header,
+// chunk lookup, the OID Fanout, OID Lookup, Commit Data and Extra Edge
+// List chunks, and a trailing checksum).
+//
+// Like objStore it is an accelerator: a file that is absent, split
+// (commit-graphs/ chains, a base graph count above 0), of another version
+// or hash, damaged (the checksum over the whole file is verified on open,
+// every chunk's size and every parent position is checked) is not used,
+// and a commit it does not list is read from the object store.
+type commitGraph struct {
+	n      int
+	fanout []byte // OIDF: 256 4-byte counts
+	oids   []byte // OIDL: n 20-byte ids, sorted
+	data   []byte // CDAT: n records of tree id, two parent positions, generation and date
+	edges  []byte // EDGE: 4-byte parent positions, optional
+}
+
+// Chunk ids and the "no parent" and "more parents" markers
+// (gitformat-commit-graph, "Chunk Data").
+const (
+	cgChunkFanout  = 0x4f494446 // "OIDF"
+	cgChunkLookup  = 0x4f49444c // "OIDL"
+	cgChunkData    = 0x43444154 // "CDAT"
+	cgChunkEdges   = 0x45444745 // "EDGE"
+	cgNoParent     = 0x70000000
+	cgExtraParents = 0x80000000
+	cgRecordSize   = 20 + 4 + 4 + 8
+)
+
+// openCommitGraph reads objects/info/commit-graph, or returns nil.
+func openCommitGraph(objectsDir string) *commitGraph {
+	data, err := os.ReadFile(filepath.Join(objectsDir, "info", "commit-graph"))
+	if err != nil {
+		return nil
+	}
+	g, err := parseCommitGraph(data)
+	if err != nil {
+		return nil
+	}
+	return g
+}
+
+// parseCommitGraph validates a commit-graph file and indexes its chunks.
+func parseCommitGraph(b []byte) (*commitGraph, error) {
+	// Header: "CGPH", version 1, hash version 1 (SHA-1), chunk count,
+	// base graph count. Trailer: the SHA-1 of everything before it.
+	if len(b) < 8+12+20 || string(b[:4]) != "CGPH" || b[4] != 1 || b[5] != 1 {
+		return nil, errors.New("commit-graph: not a version 1 SHA-1 file")
+	}
+	if b[7] != 0 {
+		return nil, errors.New("commit-graph: split graphs are not read")
+	}
+	body := b[:len(b)-20]
+	if sum := sha1.Sum(body); !bytes.Equal(sum[:], b[len(b)-20:]) {
+		return nil, errors.New("commit-graph: checksum mismatch")
+	}
+	chunks := int(b[6])
+	if 8+(chunks+1)*12 > len(body) {
+		return nil, errors.New("commit-graph: truncated chunk table")
+	}
+	g := &commitGraph{}
+	seen := map[uint32]bool{}
+	for i := 0; i < chunks; i++ {
+		e := b[8+i*12:]
+		id := binary.BigEndian.Uint32(e)
+		start := binary.BigEndian.Uint64(e[4:])
+		end := binary.BigEndian.Uint64(e[16:]) // the next entry's offset ends this chunk
+		if id == 0 || seen[id] || start < uint64(8+(chunks+1)*12) || end < start || end > uint64(len(body)) {
+			return nil, errors.New("commit-graph: bad chunk table")
+		}
+		seen[id] = true
+		c := body[start:end]
+		switch id {
+		case cgChunkFanout:
+			g.fanout = c
+		case cgChunkLookup:
+			g.oids = c
+		case cgChunkData:
+			g.data = c
+		case cgChunkEdges:
+			g.edges = c
+		}
+	}
+	if binary.BigEndian.Uint32(b[8+chunks*12:]) != 0 {
+		return nil, errors.New("commit-graph: chunk table not terminated")
+	}
+	if len(g.fanout) != 256*4 {
+		return nil, errors.New("commit-graph: bad fan-out chunk")
+	}
+	prev := uint32(0)
+	for i := 0; i < 256; i++ {
+		v := binary.BigEndian.Uint32(g.fanout[4*i:])
+		if v < prev {
+			return nil, errors.New("commit-graph: fan-out not monotonic")
+		}
+		prev = v
+	}
+	g.n = int(prev)
+	if g.n > len(g.oids)/20 || len(g.oids) != g.n*20 || len(g.data) != g.n*cgRecordSize || len(g.edges)%4 != 0 {
+		return nil, errors.New("commit-graph: chunk sizes do not match the commit count")
+	}
+	return g, nil
+}
+
+// pos returns the position of a commit in the graph, or false.
+func (g *commitGraph) pos(id []byte) (int, bool) {
+	lo := 0
+	if id[0] > 0 {
+		lo = int(binary.BigEndian.Uint32(g.fanout[4*(int(id[0])-1):]))
+	}
+	hi := int(binary.BigEndian.Uint32(g.fanout[4*int(id[0]):]))
+	if lo > hi || hi > g.n {
+		return 0, false
+	}
+	i := lo + sort.Search(hi-lo, func(k int) bool { return bytes.Compare(g.oids[(lo+k)*20:(lo+k)*20+20], id) >= 0 })
+	if i >= hi || !bytes.Equal(g.oids[i*20:i*20+20], id) {
+		return 0, false
+	}
+	return i, true
+}
+
+// lookup returns a commit's tree, parents and committer date. ok is false
+// when the commit is not in the graph, the record is inconsistent, or the
+// date is 0 (git stores 0 for a date it could not parse; the object store
+// is asked then, so the date is the one go-git reads).
+func (g *commitGraph) lookup(id []byte) (tree string, parents []string, when time.Time, ok bool) {
+	if g == nil || len(id) != 20 {
+		return "", nil, time.Time{}, false
+	}
+	i, found := g.pos(id)
+	if !found {
+		return "", nil, time.Time{}, false
+	}
+	r := g.data[i*cgRecordSize : (i+1)*cgRecordSize]
+	parent := func(p uint32) (string, bool) {
+		if int64(p) >= int64(g.n) {
+			return "", false
+		}
+		return hex.EncodeToString(g.oids[int(p)*20 : int(p)*20+20]), true
+	}
+	p1, p2 := binary.BigEndian.Uint32(r[20:]), binary.BigEndian.Uint32(r[24:])
+	switch {
+	case p1 == cgNoParent:
+		if p2 != cgNoParent {
+			return "", nil, time.Time{}, false
+		}
+	default:
+		h, ok := parent(p1)
+		if !ok {
+			return "", nil, time.Time{}, false
+		}
+		parents = append(parents, h)
+		switch {
+		case p2 == cgNoParent:
+		case p2&cgExtraParents != 0:
+			// The second and further parents are a run of the EDGE
+			// chunk, its last entry marked by the high bit.
+			for k := int(p2 &^ cgExtraParents); ; k++ {
+				if k >= len(g.edges)/4 || len(parents) > g.n {
+					return "", nil, time.Time{}, false
+				}
+				e := binary.BigEndian.Uint32(g.edges[4*k:])
+				h, ok := parent(e &^ cgExtraParents)
+				if !ok {
+					return "", nil, time.Time{}, false
+				}
+				parents = append(parents, h)
+				if e&cgExtraParents != 0 {
+					break
+				}
+			}
+		default:
+			h, ok := parent(p2)
+			if !ok {
+				return "", nil, time.Time{}, false
+			}
+			parents = append(parents, h)
+		}
+	}
+	// The date: the low 2 bits of the first word and the second word (34
+	// bits of seconds); the rest of the first word is the generation.
+	sec := int64(binary.BigEndian.Uint32(r[28:])&3)<<32 | int64(binary.BigEndian.Uint32(r[32:]))
+	if sec == 0 {
+		return "", nil, time.Time{}, false
+	}
+	return hex.EncodeToString(r[:20]), parents, time.Unix(sec, 0), true
+}

@@ -1,0 +1,256 @@
+package gitrepo
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+)
+
+// storeRepo builds a repository with many versions of a few files (so
+// packing makes delta chains), nested directories, and a binary file.
+func storeRepo(t *testing.T) (*gitrepotest.Sandbox, string) {
+	sb := gitrepotest.New(t)
+	dir := sb.Init(filepath.Join(t.TempDir(), "repo"))
+	rnd := gitrepotest.NewRand(7)
+	var big strings.Builder
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&big, "line %d of a long page\n", i)
+	}
+	for n := 0; n < 40; n++ {
+		for f := 0; f < 5; f++ {
+			p := filepath.Join(dir, "d", strconv.Itoa(f%2), fmt.Sprintf("f%d.txt", f))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			body := big.String() + fmt.Sprintf("version %d %d\n", n, rnd.Intn(1000))
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		bin := make([]byte, 300)
+		for i := range bin {
+			bin[i] = byte(rnd.Intn(256))
+		}
+		if err := os.WriteFile(filepath.Join(dir, "blob.bin"), bin, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sb.Git(dir, "add", "-A")
+		sb.Git(dir, "commit", "-q", "-m", fmt.Sprintf("c%d", n))
+	}
+	return sb, dir
+}
+
+// catAll returns every object of the repository as git cat-file --batch
+// gives it: id -> type and content.
+func catAll(t *testing.T, sb *gitrepotest.Sandbox, dir string) map[string]struct {
+	typ  string
+	data []byte
+} {
+	out := sb.Git(dir, "cat-file", "--batch-all-objects", "--batch")
+	r := bufio.NewReader(strings.NewReader(out))
+	all := map[string]struct {
+		typ  string
+		data []byte
+	}{}
+	for {
+		line, err := r.ReadString('\n')
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := strings.Fields(line)
+		n, _ := strconv.Atoi(f[2])
+		data := make([]byte, n+1)
+		if _, err := io.ReadFull(r, data); err != nil {
+			t.Fatal(err)
+		}
+		all[f[0]] = struct {
+			typ  string
+			data []byte
+		}{f[1], data[:n]}
+	}
+	if len(all) == 0 {
+		t.Fatal("no objects")
+	}
+	return all
+}
+
+// checkStore reads every object with the fast reader: each must be found
+// (when wantAll) and identical to git's bytes; it returns how many were
+// read.
+func checkStore(t *testing.T, sb *gitrepotest.Sandbox, dir string, wantAll bool) int {
+	t.Helper()
+	all := catAll(t, sb, dir)
+	s := openObjStore(filepath.Join(dir, ".git", "objects"))
+	defer s.Close()
+	read := 0
+	for id, want := range all {
+		raw, _ := hex.DecodeString(id)
+		typ, data, err := s.read(raw)
+		if err != nil {
+			if wantAll || !errors.Is(err, errNotHere) {
+				t.Fatalf("%s: %v", id, err)
+			}
+			continue
+		}
+		if typ != want.typ || !bytes.Equal(data, want.data) {
+			t.Fatalf("%s: got %s of %d bytes, git says %s of %d bytes", id, typ, len(data), want.typ, len(want.data))
+		}
+		read++
+	}
+	if _, _, err := s.read(make([]byte, 20)); !errors.Is(err, errNotHere) {
+		t.Fatalf("missing object: %v", err)
+	}
+	return read
+}
+
+func packStats(t *testing.T, sb *gitrepotest.Sandbox, dir string) string {
+	idx, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.idx"))
+	if len(idx) == 0 {
+		t.Fatal("no pack")
+	}
+	return sb.Git(dir, "verify-pack", "-v", idx[0])
+}
+
+func TestObjStoreLoose(t *testing.T) {
+	sb, dir := storeRepo(t)
+	if n := checkStore(t, sb, dir, true); n == 0 {
+		t.Fatal("nothing read")
+	}
+}
+
+func TestObjStoreOfsDelta(t *testing.T) {
+	sb, dir := storeRepo(t)
+	sb.Git(dir, "repack", "-a", "-d", "-f", "--depth=50", "--window=50")
+	if st := packStats(t, sb, dir); !strings.Contains(st, "chain length = 2") {
+		t.Fatalf("the pack has no delta chains:\n%s", st)
+	}
+	checkStore(t, sb, dir, true)
+}
+
+func TestObjStoreRefDelta(t *testing.T) {
+	sb, dir := storeRepo(t)
+	sb.Git(dir, "-c", "repack.useDeltaBaseOffset=false", "repack", "-a", "-d", "-f")
+	if st := packStats(t, sb, dir); !strings.Contains(st, "chain length = 2") {
+		t.Fatalf("the pack has no delta chains:\n%s", st)
+	}
+	checkStore(t, sb, dir, true)
+}
+
+// TestObjStoreLargeOffsets: an index using the 8-byte offset table, which
+// git writes for offsets past 2 GiB, or past the limit given to
+// git index-pack --index-version=2,<offset>.
+func TestObjStoreLargeOffsets(t *testing.T) {
+	sb, dir := storeRepo(t)
+	sb.Git(dir, "repack", "-a", "-d", "-f")
+	idx, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.idx"))
+	pack := strings.TrimSuffix(idx[0], ".idx") + ".pack"
+	// Every offset above 0x20 goes to the 8-byte table.
+	sb.Git(dir, "index-pack", "--index-version=2,32", "-o", idx[0]+".new", pack)
+	if err := os.Rename(idx[0]+".new", idx[0]); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(idx[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := checkIdx(raw)
+	if err != nil || len(raw) == 8+256*4+n*28+40 {
+		t.Fatalf("no 8-byte offsets in the index (%v)", err)
+	}
+	checkStore(t, sb, dir, true)
+}
+
+// TestObjStoreDamaged: a pack with bytes overwritten must never yield
+// wrong content: every object is either git's bytes or not found (then
+// go-git is asked).
+func TestObjStoreDamaged(t *testing.T) {
+	sb, dir := storeRepo(t)
+	sb.Git(dir, "repack", "-a", "-d", "-f")
+	all := catAll(t, sb, dir)
+	packs, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.pack"))
+	data, err := os.ReadFile(packs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rnd := gitrepotest.NewRand(3)
+	for round := 0; round < 30; round++ {
+		bad := bytes.Clone(data)
+		for k := 0; k < 1+round%4; k++ {
+			i := 12 + rnd.Intn(len(bad)-32)
+			bad[i] ^= byte(1 + rnd.Intn(255))
+		}
+		if err := os.WriteFile(packs[0], bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := openObjStore(filepath.Join(dir, ".git", "objects"))
+		for id, want := range all {
+			raw, _ := hex.DecodeString(id)
+			typ, got, err := s.read(raw)
+			if err != nil {
+				if !errors.Is(err, errNotHere) {
+					t.Fatalf("%s: %v", id, err)
+				}
+				continue
+			}
+			if typ != want.typ || !bytes.Equal(got, want.data) {
+				t.Fatalf("round %d: %s: wrong content from a damaged pack", round, id)
+			}
+		}
+		s.Close()
+	}
+	// A pack whose trailer is not the one its index records is not used.
+	bad := bytes.Clone(data)
+	bad[len(bad)-1] ^= 1
+	if err := os.WriteFile(packs[0], bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s := openObjStore(filepath.Join(dir, ".git", "objects")); len(s.packs) != 0 {
+		t.Fatal("a pack that does not match its index was opened")
+	}
+	// A damaged index is not used at all.
+	idx, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.idx"))
+	if err := os.WriteFile(idx[0], []byte("\377tOc\x00\x00\x00\x02short"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := openObjStore(filepath.Join(dir, ".git", "objects"))
+	defer s.Close()
+	if len(s.packs) != 0 {
+		t.Fatal("a truncated index was opened")
+	}
+}
+
+func TestApplyDelta(t *testing.T) {
+	base := []byte("0123456789abcdef")
+	// base size 16, result size 9: copy 4 bytes at offset 2, insert "xyz",
+	// copy 2 bytes at 14.
+	delta := []byte{16, 9, 0x80 | 0x01 | 0x10, 2, 4, 3, 'x', 'y', 'z', 0x80 | 0x01 | 0x10, 14, 2}
+	got, err := applyDelta(base, delta)
+	if err != nil || string(got) != "2345xyzef" {
+		t.Fatalf("%q %v", got, err)
+	}
+	for _, bad := range [][]byte{
+		{15, 9},                     // wrong base size
+		{16, 9, 0},                  // reserved instruction
+		{16, 2, 3, 'a', 'b', 'c'},   // insert beyond the result size
+		{16, 4, 0x91, 14, 4},        // copy beyond the base
+		{16, 5, 2, 'a', 'b'},        // result shorter than announced
+		{16, 1, 0x80 | 0x01 | 0x10}, // truncated copy
+	} {
+		if _, err := applyDelta(base, bad); err == nil {
+			t.Errorf("delta %v accepted", bad)
+		}
+	}
+}
