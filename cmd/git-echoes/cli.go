@@ -119,6 +119,11 @@ func runEchoes(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return usage(stderr, "unrecognized arguments: "+strings.Join(positional[spec.positionals:], " "))
 	}
+	// An as-of read given an empty revision (an unset CI variable) must not
+	// quietly become the normal command, which writes the index and state.
+	if fs.Changed("rev") && strings.TrimSpace(*opts["rev"]) == "" {
+		return usage(stderr, "argument --rev: expected a revision, got an empty string")
+	}
 	inv := &invocation{opts: opts, positional: positional, stdin: stdin}
 	if err := inv.checkOptions(); err != nil {
 		return usage(stderr, err.Error())
