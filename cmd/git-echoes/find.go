@@ -62,7 +62,7 @@ Output:
 The index is derived and local: under the Git directory (.git/echoes/find,
 shared by linked worktrees, one index per work tree) or, outside Git, under
 .echoes-vault/cache/find. It is never committed and never authoritative:
-every query revalidates it by file identity (path, size, mtime, inode) and
+every query revalidates it by file identity (path, size, mtime, ctime, inode) and
 re-indexes only what changed; an index that is corrupt, foreign or from
 another version is rebuilt; deleting it loses nothing. hydrate refreshes
 it. A page that does not parse is skipped and reported (search still scans

@@ -37,7 +37,7 @@ import (
 
 // formatVersion names the schema; with analysis.Version it is checked on
 // every open.
-const formatVersion = "git-echoes-find/1"
+const formatVersion = "git-echoes-find/2" // 2: ctime in the file identity
 
 const schema = `
 CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -46,7 +46,7 @@ CREATE TABLE docs(
   key TEXT NOT NULL UNIQUE,
   source TEXT NOT NULL,
   path TEXT NOT NULL,
-  fmode INTEGER NOT NULL, fsize INTEGER NOT NULL, mtime INTEGER NOT NULL,
+  fmode INTEGER NOT NULL, fsize INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
   dev INTEGER NOT NULL, ino INTEGER NOT NULL, indexed INTEGER NOT NULL,
   hash TEXT NOT NULL,
   invalid TEXT NOT NULL DEFAULT '',

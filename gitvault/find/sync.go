@@ -37,7 +37,7 @@ var racyNs = int64(2 * time.Second)
 // doc is one indexed document.
 type doc struct {
 	key, source, path string
-	fid               fsx.FileID
+	fid               fsx.Stamp
 	hash, invalid     string
 	title, summary    string
 	typ, stack        string
@@ -55,12 +55,12 @@ type doc struct {
 // fileState is one file found on disk.
 type fileState struct {
 	key, abs, display, rel string
-	fid                    fsx.FileID
+	fid                    fsx.Stamp
 }
 
 type row struct {
 	id      int64
-	fid     fsx.FileID
+	fid     fsx.Stamp
 	indexed int64
 	hash    string
 }
@@ -117,10 +117,10 @@ func pageFiles(ws *gitvault.Workspace) ([]fileState, error) {
 	ok := make([]bool, len(names))
 	// The stat pass is the whole cost of a warm query's revalidation: it
 	// runs on every core, in chunks, and keeps the listing order.
-	stat := fsx.LstatFileID
+	stat := fsx.LstatStamp
 	if d, err := fsx.OpenDir(ws.Pages); err == nil {
 		defer d.Close()
-		stat = func(abs string) (fsx.FileID, error) { return d.FileID(filepath.Base(abs)) }
+		stat = func(abs string) (fsx.Stamp, error) { return d.Stamp(filepath.Base(abs)) }
 	}
 	workpool.Chunks(len(names), runtime.GOMAXPROCS(0), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -147,7 +147,7 @@ func dailyFiles(ws *gitvault.Workspace) []fileState {
 	var files []fileState
 	ws.WalkDaily(func(r string) bool {
 		abs := filepath.Join(ws.Daily, filepath.FromSlash(r))
-		if fid, err := fsx.LstatFileID(abs); err == nil {
+		if fid, err := fsx.LstatStamp(abs); err == nil {
 			files = append(files, fileState{key: "daily:" + r, abs: abs, display: filepath.Join(rel, filepath.FromSlash(r)), rel: r, fid: fid})
 		}
 		return true
@@ -161,7 +161,7 @@ type querier interface {
 }
 
 func (s *store) loadRows(q querier, source string) (map[string]row, error) {
-	rows, err := q.Query(`SELECT key, id, fmode, fsize, mtime, dev, ino, indexed, hash FROM docs WHERE source = ?`, source)
+	rows, err := q.Query(`SELECT key, id, fmode, fsize, mtime, ctime, dev, ino, indexed, hash FROM docs WHERE source = ?`, source)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func (s *store) loadRows(q querier, source string) (map[string]row, error) {
 		var k string
 		var r row
 		var mode int64
-		if err := rows.Scan(&k, &r.id, &mode, &r.fid.Size, &r.fid.MtimeNs, &r.fid.Dev, &r.fid.Ino, &r.indexed, &r.hash); err != nil {
+		if err := rows.Scan(&k, &r.id, &mode, &r.fid.Size, &r.fid.Mtime, &r.fid.Ctime, &r.fid.Dev, &r.fid.Ino, &r.indexed, &r.hash); err != nil {
 			return nil, err
 		}
 		r.fid.Mode = fs.FileMode(mode)
@@ -183,7 +183,7 @@ func (s *store) loadRows(q querier, source string) (map[string]row, error) {
 // stale reports whether a file must be read again: new, changed identity,
 // or racy.
 func stale(r row, ok bool, f fileState) bool {
-	return !ok || r.fid != f.fid || f.fid.MtimeNs+racyNs > r.indexed
+	return !ok || r.fid != f.fid || f.fid.Racy(r.indexed, racyNs)
 }
 
 // syncFiles re-indexes the files of one source whose identity changed
@@ -262,8 +262,8 @@ func (s *store) syncFiles(source string, files []fileState, build func(fileState
 		}
 		r, ok := rows[d.key]
 		if idents[i] {
-			if _, err := tx.Exec(`UPDATE docs SET fmode=?, fsize=?, mtime=?, dev=?, ino=?, indexed=? WHERE id=?`,
-				int64(d.fid.Mode), d.fid.Size, d.fid.MtimeNs, d.fid.Dev, d.fid.Ino, now, r.id); err != nil {
+			if _, err := tx.Exec(`UPDATE docs SET fmode=?, fsize=?, mtime=?, ctime=?, dev=?, ino=?, indexed=? WHERE id=?`,
+				int64(d.fid.Mode), d.fid.Size, d.fid.Mtime, d.fid.Ctime, d.fid.Dev, d.fid.Ino, now, r.id); err != nil {
 				return st, err
 			}
 			continue
@@ -308,7 +308,7 @@ func filesFingerprint(files []fileState) string {
 // taken may have changed again within the same timestamp granule.
 func anyRacy(files []fileState, at int64) bool {
 	for _, f := range files {
-		if f.fid.MtimeNs+racyNs > at {
+		if f.fid.Racy(at, racyNs) {
 			return true
 		}
 	}
@@ -376,10 +376,10 @@ func analyzeDoc(d *doc) *ftsRow {
 }
 
 func insertDoc(tx *sql.Tx, d *doc, now int64) error {
-	res, err := tx.Exec(`INSERT INTO docs(key, source, path, fmode, fsize, mtime, dev, ino, indexed, hash, invalid,
+	res, err := tx.Exec(`INSERT INTO docs(key, source, path, fmode, fsize, mtime, ctime, dev, ino, indexed, hash, invalid,
 		title, summary, type, stack, status, ftype, fstack, kind, scope, memid, tags, date, links, bodyline)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-		d.key, d.source, d.path, int64(d.fid.Mode), d.fid.Size, d.fid.MtimeNs, d.fid.Dev, d.fid.Ino, now, d.hash, d.invalid,
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		d.key, d.source, d.path, int64(d.fid.Mode), d.fid.Size, d.fid.Mtime, d.fid.Ctime, d.fid.Dev, d.fid.Ino, now, d.hash, d.invalid,
 		d.title, d.summary, d.typ, d.stack, d.status, pytext.Casefold(d.typ), pytext.Casefold(d.stack),
 		d.kind, d.scope, d.id, tagField(d.tags), d.date, strings.Join(d.links, "\n"), d.bodyLine)
 	if err != nil {
@@ -458,7 +458,7 @@ func pageDoc(f fileState, text string) doc {
 			d.links = append(d.links, pytext.Casefold(strings.TrimSuffix(pytext.Strip(m[1]), ".md")))
 		}
 	}
-	d.date = time.Unix(0, f.fid.MtimeNs).UTC().Format("2006-01-02")
+	d.date = time.Unix(0, f.fid.Mtime).UTC().Format("2006-01-02")
 	return d
 }
 
@@ -552,7 +552,7 @@ func boolText(b bool) string {
 
 // memoryFingerprint hashes the scopes' roots and every entry below them
 // (a superset of what the scan reads: dot entries and symlinks included)
-// with its FileID. It is "" when it cannot be trusted: an entry is racy,
+// with its Stamp. It is "" when it cannot be trusted: an entry is racy,
 // or the walk is larger than the scan could ever read.
 func memoryFingerprint(roots *memory.Roots, scopes []string) string {
 	h := sha256.New()
@@ -569,7 +569,7 @@ func memoryFingerprint(roots *memory.Roots, scopes []string) string {
 				count = 1 << 30
 				return
 			}
-			fid, err := fsx.LstatFileID(dir)
+			fid, err := fsx.LstatStamp(dir)
 			if err == nil {
 				h.Write([]byte(rel + "\x00" + fidText(fid) + "\x00"))
 			}
@@ -578,10 +578,10 @@ func memoryFingerprint(roots *memory.Roots, scopes []string) string {
 				h.Write([]byte("unreadable\x00"))
 				return
 			}
-			stat := func(name string) (fsx.FileID, error) { return fsx.LstatFileID(filepath.Join(dir, name)) }
+			stat := func(name string) (fsx.Stamp, error) { return fsx.LstatStamp(filepath.Join(dir, name)) }
 			if d, err := fsx.OpenDir(dir); err == nil {
 				defer d.Close()
-				stat = d.FileID
+				stat = d.Stamp
 			}
 			for _, e := range entries {
 				count++
@@ -596,7 +596,7 @@ func memoryFingerprint(roots *memory.Roots, scopes []string) string {
 					h.Write([]byte(r + "\x00gone\x00"))
 					continue
 				}
-				if fid.MtimeNs+racyNs > now {
+				if fid.Racy(now, racyNs) {
 					racy = true
 				}
 				h.Write([]byte(r + "\x00" + fidText(fid) + "\x00"))
@@ -610,6 +610,6 @@ func memoryFingerprint(roots *memory.Roots, scopes []string) string {
 	return strings.Join(scopes, ",") + ":" + hex.EncodeToString(h.Sum(nil))
 }
 
-func fidText(f fsx.FileID) string {
-	return itoa(int(f.Mode)) + "," + itoa64(f.Size) + "," + itoa64(f.MtimeNs) + "," + utoa(f.Dev) + "," + utoa(f.Ino)
+func fidText(f fsx.Stamp) string {
+	return itoa(int(f.Mode)) + "," + itoa64(f.Size) + "," + itoa64(f.Mtime) + "," + itoa64(f.Ctime) + "," + utoa(f.Dev) + "," + utoa(f.Ino)
 }
