@@ -73,7 +73,7 @@ func BenchmarkDoctor(b *testing.B) {
 // each file by its stamp. Read refuses a truncated scan, so its vault stays
 // under the 5,000-entry budget.
 func BenchmarkCachedSearch(b *testing.B) {
-	cacheGranule = 0
+	benchGranule(b)
 	r := withCache(benchVault(b, 4990), NewCache())
 	if _, err := Search(r, SearchOptions{Query: "token rotation", Limit: 20}); err != nil {
 		b.Fatal(err)
@@ -91,7 +91,7 @@ func BenchmarkCachedSearch(b *testing.B) {
 }
 
 func BenchmarkCachedRead(b *testing.B) {
-	cacheGranule = 0
+	benchGranule(b)
 	r := withCache(benchVault(b, 4000), NewCache())
 	id := "mem_20260726_bench000042"
 	if _, err := Read(r, id, ReadOptions{}); err != nil {
@@ -103,4 +103,11 @@ func BenchmarkCachedRead(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// benchGranule lets a benchmark trust the files it has just written.
+func benchGranule(b *testing.B) {
+	old := cacheGranule
+	cacheGranule = 0
+	b.Cleanup(func() { cacheGranule = old })
 }
