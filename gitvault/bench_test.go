@@ -108,3 +108,21 @@ func BenchmarkNormalizePageName(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSearchKeptTexts10k is the MCP server's warm echoes_search
+// (issue 10): page texts kept in memory, every page revalidated by stamp.
+func BenchmarkSearchKeptTexts10k(b *testing.B) {
+	e := benchEngine(b)
+	e.KeepPageTexts(0)
+	old := cacheGranule
+	cacheGranule = 0
+	b.Cleanup(func() { cacheGranule = old })
+	if _, err := e.Search("no-such-phrase-anywhere", 100); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := e.Search("no-such-phrase-anywhere", 100); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

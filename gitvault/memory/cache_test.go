@@ -192,3 +192,54 @@ func TestMemoryCacheBounded(t *testing.T) {
 		t.Errorf("byte count %d, roots hold %d", c.bytes, total)
 	}
 }
+
+// A warm scan hands search the lowercased fields the previous search
+// computed for an unchanged file, and a new, empty set for a changed one.
+func TestMemoryCacheKeepsFoldedFields(t *testing.T) {
+	shortMemoryGranule(t)
+	r := withCache(testRoots(t), NewCache())
+	a := mem("mem_fold_0001", func(m *Memory) { m.Title = "Alpha Title" })
+	b := mem("mem_fold_0002", func(m *Memory) { m.Title = "Beta Title" })
+	writeMemory(t, r, a)
+	writeMemory(t, r, b)
+	settleMemory()
+	if _, err := Search(r, SearchOptions{Query: "title"}); err != nil {
+		t.Fatal(err)
+	}
+	first := folds(t, r)
+	for id, f := range first {
+		if f.title == "" {
+			t.Fatalf("%s: search left its folded fields empty", id)
+		}
+	}
+	b.Title = "Gamma Title"
+	writeMemory(t, r, b)
+	settleMemory()
+	second := folds(t, r)
+	if second[a.ID] != first[a.ID] {
+		t.Error("unchanged memory: folded fields not reused")
+	}
+	if second[b.ID] == first[b.ID] {
+		t.Error("changed memory: stale folded fields reused")
+	}
+	res, err := Search(r, SearchOptions{Query: "gamma"})
+	if err != nil || len(res.Results) != 1 || res.Results[0].Memory.ID != b.ID {
+		t.Fatalf("search after edit: %+v, %v", res, err)
+	}
+}
+
+func folds(t *testing.T, r *Roots) map[string]*folded {
+	t.Helper()
+	sr, err := scan(r, []string{"project", "team"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*folded{}
+	for _, e := range sr.Entries {
+		if e.fold == nil {
+			t.Fatalf("%s: no folded fields", e.Path)
+		}
+		out[e.Memory.ID] = e.fold
+	}
+	return out
+}

@@ -66,7 +66,7 @@ func FuzzTokenize(f *testing.F) {
 		}
 		m := workedExample()
 		m.Body = strings.Repeat(q+" ", 40)
-		if scoreMemory(m, jstext.ToLower(vq), Tokenize(vq)) < 0 {
+		if scoreMemory(m, nil, jstext.ToLower(vq), Tokenize(vq)) < 0 {
 			t.Fatal("negative score")
 		}
 		if ex := excerpt(m.Body, Tokenize(vq)); jstext.UnitLen(ex) > 242 {

@@ -51,6 +51,10 @@ func (f InvalidFile) JSONValue() any {
 type Entry struct {
 	Memory *Memory
 	Path   string // "<scope>:<posix relative path>"
+
+	// fold holds the lowercased fields search scores (nil: computed per
+	// call). A scan with a Cache shares it between calls with the memory.
+	fold *folded
 }
 
 // Diagnostics is the scan report shared by search and doctor.
@@ -272,6 +276,7 @@ type fileOutcome struct {
 	size   int     // the decoded text's UTF-8 length, when readOK
 	code   string  // a diagnostic code after a successful read, or ""
 	memory *Memory // the valid memory when readOK and code == ""
+	fold   *folded // memory's lowercased fields, filled by the first search
 }
 
 // examine reads, parses and checks one file (ecc-conformance §11.4 steps 2 and
@@ -340,6 +345,7 @@ func examineText(text, scope, rel string) fileOutcome {
 		return o
 	}
 	o.memory = m
+	o.fold = &folded{}
 	return o
 }
 
@@ -401,7 +407,7 @@ func (s *scanner) readFiles(root, scope string, files []string) {
 				s.invalid(scope, rel, o.code)
 				return true
 			}
-			s.res.Entries = append(s.res.Entries, Entry{Memory: o.memory, Path: scope + ":" + rel})
+			s.res.Entries = append(s.res.Entries, Entry{Memory: o.memory, Path: scope + ":" + rel, fold: o.fold})
 			return true
 		})
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/git-echoes/git-echoes/internal/jsjson"
@@ -147,7 +148,7 @@ func Search(r *Roots, opts SearchOptions) (*SearchResponse, error) {
 				scores[i] = skip
 				continue
 			}
-			scores[i] = scoreMemory(m, lq, tokens)
+			scores[i] = scoreMemory(m, sr.Entries[i].fold, lq, tokens)
 		}
 	})
 	var results []SearchResult
@@ -286,12 +287,14 @@ func targets(m *Memory, harness string) bool {
 
 // scoreMemory is the reference's lexical score (ecc-conformance §12.3). lq is the trimmed,
 // lowercased query and tokens its distinct tokens.
-func scoreMemory(m *Memory, lq string, tokens []string) int {
+func scoreMemory(m *Memory, f *folded, lq string, tokens []string) int {
 	if lq == "" {
 		return 0
 	}
-	title, body := jstext.ToLower(m.Title), jstext.ToLower(m.Body)
-	meta := jstext.ToLower(m.Kind + " " + m.Scope + " " + m.SourceHarness + " " + strings.Join(m.TargetHarnesses, " "))
+	if f == nil {
+		f = &folded{}
+	}
+	title, body, meta := f.get(m)
 	score := 0
 	if strings.Contains(title, lq) {
 		score += 20
@@ -311,6 +314,27 @@ func scoreMemory(m *Memory, lq string, tokens []string) int {
 		score += min(strings.Count(body, t), 5)
 	}
 	return score
+}
+
+// folded is what scoreMemory compares the query with: a memory's title,
+// body and metadata line, lowercased. It depends on the memory alone, and a
+// cached memory is never modified, so a scan with a Cache keeps one per
+// cached file (issue 10, "Fast while it lives") and a memory whose stamp is
+// unchanged is not lowercased again. It is filled by the first search that
+// scores the memory. The Cache's byte bound counts the document text; the
+// lowercased copies add memory in proportion to it (none for ASCII text
+// that is already lowercase, which jstext.ToLower returns as is).
+type folded struct {
+	once              sync.Once
+	title, body, meta string
+}
+
+func (f *folded) get(m *Memory) (title, body, meta string) {
+	f.once.Do(func() {
+		f.title, f.body = jstext.ToLower(m.Title), jstext.ToLower(m.Body)
+		f.meta = jstext.ToLower(m.Kind + " " + m.Scope + " " + m.SourceHarness + " " + strings.Join(m.TargetHarnesses, " "))
+	})
+	return f.title, f.body, f.meta
 }
 
 // excerpt reproduces ecc-conformance §12.4 with UTF-16 arithmetic, including its parity

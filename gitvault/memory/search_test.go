@@ -33,7 +33,7 @@ func TestMemoryScoreExamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return scoreMemory(m, jstext.ToLower(q), Tokenize(q))
+		return scoreMemory(m, nil, jstext.ToLower(q), Tokenize(q))
 	}
 	if got := score("e", mem("mem_e_case", func(m *Memory) { m.Title = "Other"; m.Body = "eee" })); got != 34 {
 		t.Errorf("query e: %d, want 34", got)
