@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/find"
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
@@ -65,7 +66,7 @@ shared by linked worktrees, one index per work tree) or, outside Git, under
 every query revalidates it by file identity (path, size, mtime, ctime, inode) and
 re-indexes only what changed; an index that is corrupt, foreign or from
 another version is rebuilt; deleting it loses nothing. hydrate refreshes
-it. A page that does not parse is skipped and reported (search still scans
+an existing index (it never builds one). A page that does not parse is skipped and reported (search still scans
 it).
 
 Exit status: 0 answered (with or without hits); 2 usage error (empty or
@@ -156,9 +157,15 @@ func findError(stderr io.Writer, err error) int {
 // an index under the Git directory is refreshed: outside Git it would live
 // in the workspace's .echoes-vault/, and hydrate may write nothing there but
 // the index and the state (protocol §12.5.1); the next find brings it up to
-// date instead.
+// date instead. Only an index that exists is refreshed: building one from
+// nothing (seconds on a large vault) is the first find's work, not a cost
+// every hydrate of a repository that never used find should pay.
 func refreshFindIndex(ws *gitvault.Workspace) {
-	if ws.InGit {
-		_ = find.Refresh(ws)
+	if !ws.InGit {
+		return
 	}
+	if dir, err := ws.LocalCacheDir("find"); err != nil || !fsx.IsDirNoFollow(dir) {
+		return
+	}
+	_ = find.Refresh(ws)
 }
