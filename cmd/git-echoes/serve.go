@@ -50,6 +50,11 @@ ranked index is held in memory, never the one under .git/echoes/find.
   --scope user       also show the user scope of the memory vault
 
 Environment: ECC_MEMORY_PROJECT_ROOT, ECC_MEMORY_USER_ROOT (memory roots).
+
+Exit status: 0 after SIGINT or SIGTERM (a clean shutdown); 2 for a usage
+error or when the viewer cannot start (no workspace, bad memory roots, no
+free loopback port), with {"ok": false, "error": ...} on stderr; 1 when
+serving fails after it started.
 `
 
 func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -84,18 +89,15 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// --workspace names the project (as git echoes mcp does).
 	roots, err := memory.ResolveRoots(memory.RootOptions{Cwd: memoryCwd(fs.Changed("workspace"), eng.WS.Root)})
 	if err != nil {
-		fmt.Fprintf(stderr, "git echoes serve: %s\n", err)
-		return exitError
+		return fail(stderr, err)
 	}
 	token, err := viewer.NewToken()
 	if err != nil {
-		fmt.Fprintf(stderr, "git echoes serve: cannot make a token: %s\n", err)
-		return exitError
+		return fail(stderr, fmt.Errorf("cannot make a token: %w", err))
 	}
 	listeners, hosts, err := viewer.Listen(*port)
 	if err != nil {
-		fmt.Fprintf(stderr, "git echoes serve: %s\n", err)
-		return exitError
+		return fail(stderr, err)
 	}
 	// Ranked search over an index held in memory: find's index under
 	// .git/echoes/find is never opened (opening it may write).
@@ -110,8 +112,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	srv, err := viewer.New(cfg)
 	if err != nil {
 		closeAll(listeners)
-		fmt.Fprintf(stderr, "git echoes serve: %s\n", err)
-		return exitError
+		return fail(stderr, err)
 	}
 
 	leaveSignalsToCommand() // graceful shutdown below instead of exit 130/143

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -314,5 +315,33 @@ func TestServeGitReadOnly(t *testing.T) {
 	}
 	if after := treeState(t, ws); after != before {
 		t.Errorf("serve changed the workspace or its .git:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
+
+// TestServePortInUse: a viewer that cannot start fails closed with the
+// house error (one JSON line on stderr, exit 2), prints no URL and writes
+// nothing.
+func TestServePortInUse(t *testing.T) {
+	ws := t.TempDir()
+	l, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	before := treeState(t, ws)
+	cmd := signalHelper(t, "serve", "--workspace", ws, "--port", port)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("serve on a busy port: %v, want exit 2\n%s", err, stderr.String())
+	}
+	if stdout.Len() != 0 || !strings.HasPrefix(stderr.String(), `{"ok": false, "error": "`) || strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("stdout %q, stderr %q: want no URL and one JSON error line", stdout.String(), stderr.String())
+	}
+	if after := treeState(t, ws); after != before {
+		t.Error("a failed start changed the workspace")
 	}
 }
