@@ -161,6 +161,13 @@ func (s *vaultSnapshot) indexView(repo *gitrepo.Repo, files bool) error {
 // object store: no checkout, no index.
 func treeSnapshot(repo *gitrepo.Repo, rev string) (*vaultSnapshot, error) {
 	s := &vaultSnapshot{localVerb: "committed"}
+	// One snapshot is one commit: the vault tree and the gate's other
+	// directories are read by the commit id, so a ref that moves meanwhile
+	// (a fetch) cannot mix two commits. A revision that does not resolve
+	// to a commit is passed on as given, for TreeFiles' own error.
+	if h, err := repo.ResolveCommit(rev); err == nil {
+		rev = h
+	}
 	entries, err := repo.TreeFiles(rev, strings.TrimSuffix(vaultPrefix, "/"))
 	if err != nil {
 		return nil, err
