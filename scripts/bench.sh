@@ -132,7 +132,7 @@ done
 # The viewer (issue 14): every view of the 10,000-page vault, and the whole
 # graph of 2,000 linked pages, rendered in process (go test -bench).
 echo "== git echoes serve: views of the 10,000-page vault, graph of 2,000 nodes"
-go test -run '^$' -bench 'BenchmarkViews10k|BenchmarkGraph2000' -benchtime 5x ./internal/viewer |
+go test -run '^$' -bench 'BenchmarkViews10k|BenchmarkGraph2000' -benchtime 5x ./viewer |
   awk '/^Benchmark/ { printf "%6d ms  %s\n", $3 / 1e6, $1 }'
 
 # Ranked search (issue 12): 10,000 pages + 5,000 memories, next to SQLite
