@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/git-echoes/git-echoes/gitvault/review"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
@@ -49,11 +49,11 @@ func argBool(args *pyjson.Obj, key string) bool {
 }
 
 func (v *vaultServer) diff(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
-	rr, err := gitvault.ParseRevRange(argStrings(args, "revisions", nil), argBool(args, "worktree"))
+	rr, err := review.ParseRevRange(argStrings(args, "revisions", nil), argBool(args, "worktree"))
 	if err != nil {
 		return vaultError(err), nil
 	}
-	res, err := v.eng().Diff(rr)
+	res, err := review.Diff(v.eng(), rr)
 	if err != nil {
 		return vaultError(err), nil
 	}
@@ -65,11 +65,11 @@ func (v *vaultServer) diff(_ context.Context, args *pyjson.Obj) (*mcp.CallToolRe
 	}
 	// Markdown bounds itself in bytes, which are never fewer than
 	// characters; the "N more" lines say what was left out.
-	return textResult(truncateLines(res.Markdown(min(v.cfg.MaxOutput, gitvault.MarkdownLimit)), v.cfg.MaxOutput)), nil
+	return textResult(truncateLines(res.Markdown(min(v.cfg.MaxOutput, review.MarkdownLimit)), v.cfg.MaxOutput)), nil
 }
 
 func (v *vaultServer) log(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
-	res, err := v.eng().Log(gitvault.LogOptions{Target: argString(args, "target", ""), Follow: argBool(args, "follow"),
+	res, err := review.Log(v.eng(), review.LogOptions{Target: argString(args, "target", ""), Follow: argBool(args, "follow"),
 		Limit: argInt(args, "limit", 50), Rev: argString(args, "rev", "HEAD")})
 	if err != nil {
 		return vaultError(err), nil

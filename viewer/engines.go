@@ -3,6 +3,7 @@ package viewer
 import (
 	"context"
 	"fmt"
+	"github.com/git-echoes/git-echoes/gitvault/review"
 	"path/filepath"
 	"strings"
 
@@ -28,10 +29,10 @@ type LogHistory struct{ Engine *gitvault.Engine }
 // PageHistory implements History: the commits that changed the page,
 // newest first, across renames, at most historyLimit of them.
 func (h *LogHistory) PageHistory(_ context.Context, name string) (*PageLog, error) {
-	if !h.Engine.HasCommits() {
+	if !review.HasCommits(h.Engine) {
 		return nil, ErrNoHistory
 	}
-	res, err := h.Engine.Log(gitvault.LogOptions{Target: name, Follow: true, Limit: historyLimit})
+	res, err := review.Log(h.Engine, review.LogOptions{Target: name, Follow: true, Limit: historyLimit})
 	if err != nil {
 		return nil, fmt.Errorf("%s", gitvault.ErrorMessage(err))
 	}
@@ -47,7 +48,7 @@ func (h *LogHistory) PageHistory(_ context.Context, name string) (*PageLog, erro
 	return out, nil
 }
 
-func logChange(e gitvault.LogEntry) string {
+func logChange(e review.LogEntry) string {
 	switch e.Status {
 	case "A":
 		return "added"
@@ -70,10 +71,10 @@ type DiffReview struct{ Engine *gitvault.Engine }
 // HEAD, as git echoes diff without arguments; without an upstream, HEAD~1
 // against HEAD.
 func (d *DiffReview) Default(context.Context) (string, string, string, bool) {
-	if !d.Engine.HasCommits() {
+	if !review.HasCommits(d.Engine) {
 		return "", "", "There is nothing to review: the workspace is not in a Git repository with commits.", false
 	}
-	rr, upstream, ok := d.Engine.DefaultDiffRange()
+	rr, upstream, ok := review.DefaultDiffRange(d.Engine)
 	switch {
 	case upstream:
 		return "", "", "", true
@@ -97,18 +98,18 @@ func (d *DiffReview) Review(_ context.Context, from, to string) (*Review, error)
 	if strings.TrimSpace(from) == "" && len(args) > 0 {
 		return nil, &RequestError{"Give the revision to compare from."}
 	}
-	rr, err := gitvault.ParseRevRange(args, false)
+	rr, err := review.ParseRevRange(args, false)
 	if err != nil {
 		return nil, &RequestError{gitvault.ErrorMessage(err)}
 	}
 	if !rr.Upstream {
 		for _, rev := range []string{rr.A, rr.B} {
-			if err := d.Engine.CheckRevision(rev); err != nil {
+			if err := review.CheckRevision(d.Engine, rev); err != nil {
 				return nil, &RequestError{gitvault.ErrorMessage(err)}
 			}
 		}
 	}
-	res, err := d.Engine.Diff(rr)
+	res, err := review.Diff(d.Engine, rr)
 	if err != nil {
 		if rr.Upstream {
 			return nil, &RequestError{gitvault.ErrorMessage(err)}
@@ -121,7 +122,7 @@ func (d *DiffReview) Review(_ context.Context, from, to string) (*Review, error)
 // reviewOf turns the diff into the view's changes: pages (what the
 // frontmatter says before and after, as git echoes diff prints it), the
 // daily entries added, the team memories added or changed.
-func reviewOf(res *gitvault.DiffResult) *Review {
+func reviewOf(res *review.DiffResult) *Review {
 	rv := &Review{From: res.From.Label, To: res.To.Label, Headline: res.Headline()}
 	for _, f := range res.ProjectMemories {
 		rv.Warnings = append(rv.Warnings, "Project-scope memory committed: "+f+" (project memories are personal; keep them out of Git).")
@@ -178,13 +179,13 @@ func reviewOf(res *gitvault.DiffResult) *Review {
 // metaLines are a page's frontmatter fields that changed, as diff lines:
 // the before side '-', the after side '+' (git echoes diff's
 // "summary: before → after").
-func metaLines(p *gitvault.PageChange) []DiffLine {
+func metaLines(p *review.PageChange) []DiffLine {
 	b, a := p.Before, p.After
 	if b == nil {
-		b = &gitvault.PageMeta{}
+		b = &review.PageMeta{}
 	}
 	if a == nil {
-		a = &gitvault.PageMeta{}
+		a = &review.PageMeta{}
 	}
 	var out []DiffLine
 	both := p.Before != nil && p.After != nil

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/git-echoes/git-echoes/gitvault/review"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
@@ -72,7 +72,7 @@ func TestLogHistoryRealGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := f.eng.Log(gitvault.LogOptions{Target: "tokens.md", Follow: true, Limit: historyLimit})
+	want, err := review.Log(f.eng, review.LogOptions{Target: "tokens.md", Follow: true, Limit: historyLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestDiffReviewRealGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := f.eng.Diff(gitvault.RevRange{A: "HEAD~1", B: "HEAD"})
+	want, err := review.Diff(f.eng, review.RevRange{A: "HEAD~1", B: "HEAD"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/git-echoes/git-echoes/gitvault/review"
 	"io"
 	"os"
 	"path/filepath"
@@ -370,7 +371,7 @@ func init() {
 				return "", err
 			}
 			if rev := inv.flag("rev"); rev != "" {
-				return inv.eng.StartAt(rev, n)
+				return review.StartAt(inv.eng, rev, n)
 			}
 			return inv.eng.Start(n)
 		}}
@@ -385,7 +386,7 @@ func init() {
 				return "", err
 			}
 			if rev := inv.flag("rev"); rev != "" {
-				res, err := inv.eng.SearchAt(rev, inv.positional[0], n)
+				res, err := review.SearchAt(inv.eng, rev, inv.positional[0], n)
 				if err != nil {
 					return "", err
 				}

@@ -20,8 +20,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-echoes/git-echoes/gitvault"
-	"github.com/git-echoes/git-echoes/mcpserver"
 	"github.com/git-echoes/git-echoes/internal/testenv"
+	"github.com/git-echoes/git-echoes/mcpserver"
 )
 
 // The tests of tool results, schemas and bounds run the server of

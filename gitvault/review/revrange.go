@@ -1,6 +1,7 @@
-package gitvault
+package review
 
 import (
+	"github.com/git-echoes/git-echoes/gitvault"
 	"strings"
 )
 
@@ -33,13 +34,13 @@ type RevRange struct {
 func ParseRevRange(args []string, worktree bool) (RevRange, error) {
 	for _, a := range args {
 		if a == "" {
-			return RevRange{}, errorf("An empty revision was given.")
+			return RevRange{}, gitvault.Errorf("An empty revision was given.")
 		}
 		if strings.HasPrefix(a, "-") {
-			return RevRange{}, errorf("Unknown option or bad revision: %s", a)
+			return RevRange{}, gitvault.Errorf("Unknown option or bad revision: %s", a)
 		}
 		if strings.ContainsAny(a, "\x00\n\r") {
-			return RevRange{}, errorf("A revision cannot contain control characters.")
+			return RevRange{}, gitvault.Errorf("A revision cannot contain control characters.")
 		}
 	}
 	switch len(args) {
@@ -50,20 +51,20 @@ func ParseRevRange(args []string, worktree bool) (RevRange, error) {
 		if i := strings.Index(a, "..."); i >= 0 {
 			l, r := a[:i], a[i+3:]
 			if strings.Contains(l, "..") || strings.Contains(r, "..") {
-				return RevRange{}, errorf("Bad revision range: %s", a)
+				return RevRange{}, gitvault.Errorf("Bad revision range: %s", a)
 			}
 			if worktree {
-				return RevRange{}, errorf("--worktree compares one revision with the work tree; it cannot be combined with a range (%s).", a)
+				return RevRange{}, gitvault.Errorf("--worktree compares one revision with the work tree; it cannot be combined with a range (%s).", a)
 			}
 			return RevRange{A: orHEAD(l), B: orHEAD(r), MergeBase: true}, nil
 		}
 		if i := strings.Index(a, ".."); i >= 0 {
 			l, r := a[:i], a[i+2:]
 			if strings.Contains(r, "..") || (l == "" && r == "") {
-				return RevRange{}, errorf("Bad revision range: %s", a)
+				return RevRange{}, gitvault.Errorf("Bad revision range: %s", a)
 			}
 			if worktree {
-				return RevRange{}, errorf("--worktree compares one revision with the work tree; it cannot be combined with a range (%s).", a)
+				return RevRange{}, gitvault.Errorf("--worktree compares one revision with the work tree; it cannot be combined with a range (%s).", a)
 			}
 			return RevRange{A: orHEAD(l), B: orHEAD(r)}, nil
 		}
@@ -74,15 +75,15 @@ func ParseRevRange(args []string, worktree bool) (RevRange, error) {
 	case 2:
 		for _, a := range args {
 			if strings.Contains(a, "..") {
-				return RevRange{}, errorf("Bad revision: %s (a range takes one argument)", a)
+				return RevRange{}, gitvault.Errorf("Bad revision: %s (a range takes one argument)", a)
 			}
 		}
 		if worktree {
-			return RevRange{}, errorf("--worktree compares one revision with the work tree; give at most one revision.")
+			return RevRange{}, gitvault.Errorf("--worktree compares one revision with the work tree; give at most one revision.")
 		}
 		return RevRange{A: args[0], B: args[1]}, nil
 	}
-	return RevRange{}, errorf("Too many revisions: give at most two.")
+	return RevRange{}, gitvault.Errorf("Too many revisions: give at most two.")
 }
 
 func orHEAD(s string) string {

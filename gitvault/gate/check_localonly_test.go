@@ -1,6 +1,7 @@
-package gitvault
+package gate
 
 import (
+	"github.com/git-echoes/git-echoes/gitvault"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -53,7 +54,7 @@ func TestCheckLocalOnlyEverySource(t *testing.T) {
 			t.Errorf("%v: findings\n got %q\nwant %q", src, got, want)
 		}
 		for _, f := range res.Findings {
-			if !strings.HasSuffix(f.Message, "(run: git rm --cached -- "+shellQuote(f.Path)+")") {
+			if !strings.HasSuffix(f.Message, "(run: git rm --cached -- "+gitvault.ShellQuote(f.Path)+")") {
 				t.Errorf("%v: %s: message %q has no remedy", src, f.Path, f.Message)
 			}
 		}

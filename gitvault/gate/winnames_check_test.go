@@ -1,4 +1,4 @@
-package gitvault
+package gate
 
 import (
 	"reflect"
@@ -73,7 +73,7 @@ func TestCheckWindowsNames(t *testing.T) {
 		t.Errorf("staged findings:\n got %#v\nwant %#v", res.Findings, want)
 	}
 	sb.Git(root, "commit", "-qm", "control character")
-	if _, err := e.Check(CheckOptions{Source: CheckRev, Rev: "HEAD"}); err == nil || !strings.HasPrefix(err.Error(), "Cannot read revision 'HEAD': ") {
+	if _, err := Check(e, CheckOptions{Source: CheckRev, Rev: "HEAD"}); err == nil || !strings.HasPrefix(err.Error(), "Cannot read revision 'HEAD': ") {
 		t.Errorf("check --rev of a control-character path: %v, want a read error", err)
 	}
 	if runtime.GOOS == "windows" {

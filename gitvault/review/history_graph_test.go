@@ -1,4 +1,4 @@
-package gitvault
+package review
 
 import (
 	"os"
@@ -21,7 +21,7 @@ func TestLogCommitGraph(t *testing.T) {
 				var out []*LogResult
 				for _, p := range paths {
 					for _, follow := range []bool{false, true} {
-						res, err := rr.e.Log(LogOptions{Target: p, Follow: follow})
+						res, err := Log(rr.e, LogOptions{Target: p, Follow: follow})
 						if err != nil {
 							t.Fatal(err)
 						}

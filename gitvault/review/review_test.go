@@ -1,7 +1,8 @@
-package gitvault
+package review
 
 import (
 	"fmt"
+	"github.com/git-echoes/git-echoes/gitvault"
 	"os"
 	"path/filepath"
 	"sort"
@@ -19,7 +20,7 @@ type reviewRepo struct {
 	t     *testing.T
 	sb    *gitrepotest.Sandbox
 	dir   string
-	e     *Engine
+	e     *gitvault.Engine
 	clock int
 	r     *gitrepotest.Rand
 }
@@ -28,7 +29,7 @@ func newReviewRepo(t *testing.T, seed uint64) *reviewRepo {
 	t.Helper()
 	sb := gitrepotest.New(t)
 	dir := sb.Init(filepath.Join(t.TempDir(), "repo"))
-	e, err := Open(Options{Workspace: dir})
+	e, err := gitvault.Open(gitvault.Options{Workspace: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +207,7 @@ func TestDiffAgreesWithGit(t *testing.T) {
 			}()
 			for k := 0; k < 25; k++ {
 				a, b := gitrepotest.Pick(rr.r, commits), gitrepotest.Pick(rr.r, commits)
-				res, err := rr.e.Diff(RevRange{A: a, B: b})
+				res, err := Diff(rr.e, RevRange{A: a, B: b})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -313,13 +314,13 @@ func TestLogAgreesWithGit(t *testing.T) {
 						args = append(args, "--follow")
 					}
 					want := strings.Fields(strings.TrimSpace(rr.git(append(args, "--", p)...)))
-					res, err := rr.e.Log(LogOptions{Target: p, Follow: follow})
+					res, err := Log(rr.e, LogOptions{Target: p, Follow: follow})
 					if err != nil {
 						t.Fatal(err)
 					}
 					var got []string
 					for _, e := range res.Entries {
-						if c, _ := rr.e.openRepoCommit(e.Commit); len(c) > 1 {
+						if c, _ := openRepoCommit(rr.e, e.Commit); len(c) > 1 {
 							merges++
 						}
 						if e.Status == "R" {
@@ -370,8 +371,8 @@ func sameCommits(a, b []string) bool {
 }
 
 // openRepoCommit returns a commit's parents.
-func (e *Engine) openRepoCommit(hash string) ([]string, error) {
-	repo, err := e.openRepo()
+func openRepoCommit(e *gitvault.Engine, hash string) ([]string, error) {
+	repo, err := openRepo(e)
 	if err != nil {
 		return nil, err
 	}

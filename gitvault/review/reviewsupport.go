@@ -1,17 +1,19 @@
-package gitvault
+package review
 
 // What a long-lived reader (the viewer of `git echoes serve`) asks before it
 // offers the review commands' views: whether there is a history to show,
 // and what `git echoes diff` compares by default.
 
+import "github.com/git-echoes/git-echoes/gitvault"
+
 // HasCommits reports whether the workspace is in a Git repository whose
 // HEAD names a commit (false outside Git, in a repository without
 // commits, or when the repository cannot be read). It reads only.
-func (e *Engine) HasCommits() bool {
+func HasCommits(e *gitvault.Engine) bool {
 	if !e.WS.InGit {
 		return false
 	}
-	repo, err := e.openRepo()
+	repo, err := openRepo(e)
 	if err != nil {
 		return false
 	}
@@ -24,8 +26,8 @@ func (e *Engine) HasCommits() bool {
 // against HEAD); otherwise, HEAD~1 against HEAD when HEAD has a parent.
 // ok is false when neither exists (no commits, or only one): there is
 // nothing to compare by default.
-func (e *Engine) DefaultDiffRange() (rr RevRange, upstream bool, ok bool) {
-	repo, err := e.openRepo()
+func DefaultDiffRange(e *gitvault.Engine) (rr RevRange, upstream bool, ok bool) {
+	repo, err := openRepo(e)
 	if err != nil {
 		return RevRange{}, false, false
 	}
@@ -42,8 +44,8 @@ func (e *Engine) DefaultDiffRange() (rr RevRange, upstream bool, ok bool) {
 
 // CheckRevision reports, as the review commands word it, a revision that
 // does not name a commit of the workspace's repository.
-func (e *Engine) CheckRevision(rev string) error {
-	repo, err := e.openRepo()
+func CheckRevision(e *gitvault.Engine, rev string) error {
+	repo, err := openRepo(e)
 	if err != nil {
 		return err
 	}

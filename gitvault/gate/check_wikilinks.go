@@ -1,6 +1,7 @@
-package gitvault
+package gate
 
 import (
+	"github.com/git-echoes/git-echoes/gitvault"
 	"strings"
 
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -188,16 +189,16 @@ type linkResolver struct {
 
 func fold(s string) string { return pytext.Casefold(pytext.NFC(s)) }
 
-func newLinkResolver(s *vaultSnapshot) *linkResolver {
+func newLinkResolver(s *gitvault.Snapshot) *linkResolver {
 	r := &linkResolver{pages: map[string]bool{}, paths: map[string]bool{}, names: map[string]bool{}, assetName: map[string]bool{}}
-	for _, n := range s.pages {
-		r.pages[fold(pageStem(n))] = true
+	for _, n := range s.Pages {
+		r.pages[fold(gitvault.PageStem(n))] = true
 	}
 	// index.md is generated in every checkout (hydrate) and never committed
 	// (echoes-conformance §11): a link to it resolves in every source.
 	r.paths["index.md"], r.names["index.md"] = true, true
-	for _, f := range s.files {
-		rel := fold(strings.TrimPrefix(f.path, vaultPrefix))
+	for _, f := range s.Files {
+		rel := fold(strings.TrimPrefix(f.Path, gitvault.VaultPrefix))
 		r.paths[rel] = true
 		base := rel[strings.LastIndexByte(rel, '/')+1:]
 		r.names[base] = true
@@ -228,7 +229,7 @@ func isFileExt(target string) bool {
 // missing one breaks.
 func (r *linkResolver) resolves(l wikiLink) (ok bool, rule string) {
 	t := fold(strings.TrimPrefix(l.Target, "/"))
-	t = strings.TrimPrefix(t, fold(vaultPrefix))
+	t = strings.TrimPrefix(t, fold(gitvault.VaultPrefix))
 	if l.Embed && isFileExt(l.Target) {
 		if r.paths[t] || r.paths["assets/"+t] || (!strings.Contains(t, "/") && r.assetName[t]) {
 			return true, ""

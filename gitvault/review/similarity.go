@@ -1,4 +1,4 @@
-package gitvault
+package review
 
 import (
 	"bytes"

@@ -1,7 +1,8 @@
-package gitvault
+package gate
 
 import (
 	"fmt"
+	"github.com/git-echoes/git-echoes/gitvault"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,7 +19,7 @@ import (
 func BenchmarkCheck10kLinkedPages(b *testing.B) {
 	sb := gitrepotest.New(b)
 	dir := sb.Init(filepath.Join(b.TempDir(), "repo"))
-	e, err := Open(Options{Workspace: dir})
+	e, err := gitvault.Open(gitvault.Options{Workspace: dir})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,14 +52,14 @@ func BenchmarkCheck10kLinkedPages(b *testing.B) {
 	sb.Git(dir, "add", "-A")
 	sb.Git(dir, "commit", "-qm", "large")
 	for _, src := range []CheckSource{CheckWorkTree, CheckStaged, CheckRev} {
-		if res, err := e.Check(CheckOptions{Source: src, Rev: "HEAD"}); err != nil || len(res.Findings) != 0 || res.Pages != pages {
+		if res, err := Check(e, CheckOptions{Source: src, Rev: "HEAD"}); err != nil || len(res.Findings) != 0 || res.Pages != pages {
 			b.Fatalf("%v: %+v %v", src, res, err)
 		}
 	}
 	for _, src := range []CheckSource{CheckWorkTree, CheckStaged, CheckRev} {
 		b.Run(src.String(), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := e.Check(CheckOptions{Source: src, Rev: "HEAD"}); err != nil {
+				if _, err := Check(e, CheckOptions{Source: src, Rev: "HEAD"}); err != nil {
 					b.Fatal(err)
 				}
 			}

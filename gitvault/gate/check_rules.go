@@ -1,4 +1,4 @@
-package gitvault
+package gate
 
 // Severity says whether a check finding fails the gate.
 type Severity int

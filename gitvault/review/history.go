@@ -1,8 +1,10 @@
-package gitvault
+package review
 
 import (
 	"container/heap"
+	"github.com/git-echoes/git-echoes/gitvault"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,19 +47,19 @@ type LogResult struct {
 }
 
 // resolveLogTarget turns the argument of log into a repository path.
-func (e *Engine) resolveLogTarget(repo *gitrepo.Repo, tr *gitrepo.TreeReader, tree, target string) (string, bool, error) {
+func resolveLogTarget(e *gitvault.Engine, repo *gitrepo.Repo, tr *gitrepo.TreeReader, tree, target string) (string, bool, error) {
 	t := pytext.Strip(target)
 	switch {
 	case t == "":
-		return "", false, errorf("Give a page name or a memory id.")
+		return "", false, gitvault.Errorf("Give a page name or a memory id.")
 	case strings.HasPrefix(t, "mem_"):
 		id, err := memory.ValidateID(t)
 		if err != nil {
-			return "", false, errorf("Not a memory id: %s", pyjson.ReprString(target))
+			return "", false, gitvault.Errorf("Not a memory id: %s", pyjson.ReprString(target))
 		}
 		removed, _, err := tr.Changed(tree, "", ".ecc/memory")
 		if err != nil {
-			return "", false, wrapf(err, "Cannot read the memory vault: %s", err.Error())
+			return "", false, gitvault.Wrapf(err, "Cannot read the memory vault: %s", err.Error())
 		}
 		var found []string
 		for _, en := range removed { // every file of the tree
@@ -67,44 +69,44 @@ func (e *Engine) resolveLogTarget(repo *gitrepo.Repo, tr *gitrepo.TreeReader, tr
 		}
 		switch len(found) {
 		case 0:
-			return "", false, errorf("Memory %s is not in .ecc/memory/ at this revision.", id)
+			return "", false, gitvault.Errorf("Memory %s is not in .ecc/memory/ at this revision.", id)
 		case 1:
 			return found[0], true, nil
 		}
-		return "", false, errorf("Memory %s is in %d files at this revision: %s", id, len(found), strings.Join(found, ", "))
+		return "", false, gitvault.Errorf("Memory %s is in %d files at this revision: %s", id, len(found), strings.Join(found, ", "))
 	case strings.ContainsAny(t, `/\`):
 		p := filepath.ToSlash(t)
 		if filepath.IsAbs(t) {
 			rel, err := filepath.Rel(e.WS.Root, t)
 			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				return "", false, errorf("Path is outside the workspace: %s", t)
+				return "", false, gitvault.Errorf("Path is outside the workspace: %s", t)
 			}
 			p = filepath.ToSlash(rel)
 		}
 		p = strings.TrimPrefix(p, "./")
 		clean := pathClean(p)
 		if clean != p || strings.HasPrefix(p, "../") {
-			return "", false, errorf("Not a clean workspace-relative path: %s", pyjson.ReprString(target))
+			return "", false, gitvault.Errorf("Not a clean workspace-relative path: %s", pyjson.ReprString(target))
 		}
 		switch {
 		case isPagePath(p):
-			name, err := normalizePageString(strings.TrimPrefix(p, pagesPrefix))
+			name, err := gitvault.NormalizePageString(strings.TrimPrefix(p, pagesPrefix))
 			if err != nil || pagesPrefix+name != p {
-				return "", false, errorf("Not a page name: %s", pyjson.ReprString(target))
+				return "", false, gitvault.Errorf("Not a page name: %s", pyjson.ReprString(target))
 			}
 			return p, false, nil
 		case strings.HasPrefix(p, ".ecc/memory/") && strings.HasSuffix(p, ".md"):
 			return p, true, nil
-		case strings.HasPrefix(p, vaultPrefix):
+		case strings.HasPrefix(p, gitvault.VaultPrefix):
 			return p, false, nil
 		}
-		return "", false, errorf("Path is outside the vault (EchoesVault/ or .ecc/memory/): %s", p)
+		return "", false, gitvault.Errorf("Path is outside the vault (EchoesVault/ or .ecc/memory/): %s", p)
 	}
-	name, err := normalizePageString(t)
+	name, err := gitvault.NormalizePageString(t)
 	if err != nil {
 		return "", false, err
 	}
-	if err := refuseUnsafePageName(name); err != nil {
+	if err := gitvault.RefuseUnsafePageName(name); err != nil {
 		return "", false, err
 	}
 	return pagesPrefix + name, false, nil
@@ -162,7 +164,7 @@ func (w *historyWalk) push(hash string) error {
 	w.seen[hash] = true
 	c, err := w.tr.CommitHeader(hash)
 	if err != nil {
-		return wrapf(err, "Cannot read commit %s: %s", hash, err.Error())
+		return gitvault.Wrapf(err, "Cannot read commit %s: %s", hash, err.Error())
 	}
 	if w.shallow[hash] {
 		c.Parents = nil // a shallow commit's parents are not in this clone
@@ -175,7 +177,7 @@ func (w *historyWalk) push(hash string) error {
 func (w *historyWalk) treeOf(hash string) (string, error) {
 	c, err := w.tr.CommitHeader(hash)
 	if err != nil {
-		return "", wrapf(err, "Cannot read commit %s: %s", hash, err.Error())
+		return "", gitvault.Wrapf(err, "Cannot read commit %s: %s", hash, err.Error())
 	}
 	return c.Tree, nil
 }
@@ -185,8 +187,8 @@ func (w *historyWalk) treeOf(hash string) (string, error) {
 // with Follow, as git log --follow -- PATH does. It compares tree entry
 // ids along the path, never whole trees, and reads blobs only for the
 // commits it reports. It is read-only.
-func (e *Engine) Log(opt LogOptions) (*LogResult, error) {
-	repo, err := e.openRepo()
+func Log(e *gitvault.Engine, opt LogOptions) (*LogResult, error) {
+	repo, err := openRepo(e)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +202,7 @@ func (e *Engine) Log(opt LogOptions) (*LogResult, error) {
 	}
 	shallow, err := repo.Shallow()
 	if err != nil {
-		return nil, wrapf(err, "Cannot read the Git repository: %s", err.Error())
+		return nil, gitvault.Wrapf(err, "Cannot read the Git repository: %s", err.Error())
 	}
 	w := &historyWalk{repo: repo, tr: repo.NewTreeReader(), shallow: shallow, seen: map[string]bool{}}
 	defer w.tr.Close()
@@ -208,7 +210,7 @@ func (e *Engine) Log(opt LogOptions) (*LogResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	path, isMemory, err := e.resolveLogTarget(repo, w.tr, startTree, opt.Target)
+	path, isMemory, err := resolveLogTarget(e, repo, w.tr, startTree, opt.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +242,7 @@ func (e *Engine) Log(opt LogOptions) (*LogResult, error) {
 			}
 			same, err := w.tr.SameEntry(parentTree, c.Tree, path)
 			if err != nil {
-				return nil, wrapf(err, "Cannot read the history: %s", err.Error())
+				return nil, gitvault.Wrapf(err, "Cannot read the history: %s", err.Error())
 			}
 			if same {
 				continue
@@ -250,7 +252,7 @@ func (e *Engine) Log(opt LogOptions) (*LogResult, error) {
 			inParent := false
 			if parentTree != "" {
 				if _, inParent, err = w.tr.Entry(parentTree, path); err != nil {
-					return nil, wrapf(err, "Cannot read the history: %s", err.Error())
+					return nil, gitvault.Wrapf(err, "Cannot read the history: %s", err.Error())
 				}
 			}
 			if _, inChild, _ := w.tr.Entry(c.Tree, path); inChild && !inParent && parentTree != "" {
@@ -274,7 +276,7 @@ func (e *Engine) Log(opt LogOptions) (*LogResult, error) {
 				}
 				eq, err := w.tr.SameEntry(pt, c.Tree, path)
 				if err != nil {
-					return nil, wrapf(err, "Cannot read the history: %s", err.Error())
+					return nil, gitvault.Wrapf(err, "Cannot read the history: %s", err.Error())
 				}
 				if eq {
 					same = i
@@ -295,7 +297,7 @@ func (e *Engine) Log(opt LogOptions) (*LogResult, error) {
 			if len(c.Parents) == 0 {
 				if _, ok, err := w.tr.Entry(c.Tree, path); err != nil || !ok {
 					if err != nil {
-						return nil, wrapf(err, "Cannot read the history: %s", err.Error())
+						return nil, gitvault.Wrapf(err, "Cannot read the history: %s", err.Error())
 					}
 					continue
 				}
@@ -328,14 +330,14 @@ func (e *Engine) Log(opt LogOptions) (*LogResult, error) {
 func (w *historyWalk) renameSource(parentTree, tree, path string) (string, error) {
 	removed, added, err := w.tr.Changed(parentTree, tree, "")
 	if err != nil {
-		return "", wrapf(err, "Cannot read the history: %s", err.Error())
+		return "", gitvault.Wrapf(err, "Cannot read the history: %s", err.Error())
 	}
 	addedSet := map[string]bool{}
 	var dst *renameFile
 	for _, a := range added {
 		addedSet[a.Path] = true
 		if a.Path == path {
-			dst = &renameFile{path: a.Path, hash: a.Hash, regular: isBlobMode(a.Mode), read: a.Read}
+			dst = &renameFile{path: a.Path, hash: a.Hash, regular: gitvault.IsBlobMode(a.Mode), read: a.Read}
 		}
 	}
 	if dst == nil {
@@ -346,11 +348,11 @@ func (w *historyWalk) renameSource(parentTree, tree, path string) (string, error
 		if addedSet[r.Path] {
 			continue // modified, not deleted
 		}
-		srcs = append(srcs, &renameFile{path: r.Path, hash: r.Hash, regular: isBlobMode(r.Mode), read: r.Read})
+		srcs = append(srcs, &renameFile{path: r.Path, hash: r.Hash, regular: gitvault.IsBlobMode(r.Mode), read: r.Read})
 	}
 	pairs, err := detectRenames(srcs, []*renameFile{dst})
 	if err != nil {
-		return "", wrapf(err, "Cannot read the history: %s", err.Error())
+		return "", gitvault.Wrapf(err, "Cannot read the history: %s", err.Error())
 	}
 	if len(pairs) == 0 {
 		return "", nil
@@ -362,7 +364,7 @@ func (w *historyWalk) renameSource(parentTree, tree, path string) (string, error
 func (w *historyWalk) entry(c *gitrepo.Commit, parentTree, oldPath, path string, isMemory bool) (LogEntry, error) {
 	full, err := w.tr.Commit(c.Hash) // the walk read only the header
 	if err != nil {
-		return LogEntry{}, wrapf(err, "Cannot read commit %s: %s", c.Hash, err.Error())
+		return LogEntry{}, gitvault.Wrapf(err, "Cannot read commit %s: %s", c.Hash, err.Error())
 	}
 	c = full
 	en := LogEntry{Commit: c.Hash, Date: c.AuthorDate, Author: c.AuthorName + " <" + c.AuthorEmail + ">", Path: path}
@@ -371,22 +373,22 @@ func (w *historyWalk) entry(c *gitrepo.Commit, parentTree, oldPath, path string,
 	if parentTree != "" {
 		it, ok, err := w.tr.Entry(parentTree, oldPath)
 		if err != nil {
-			return en, wrapf(err, "Cannot read the history: %s", err.Error())
+			return en, gitvault.Wrapf(err, "Cannot read the history: %s", err.Error())
 		}
-		if ok && isBlobMode(it.Mode) {
+		if ok && gitvault.IsBlobMode(it.Mode) {
 			if before, err = w.tr.ReadBlob(it.Hash); err != nil {
-				return en, wrapf(err, "Cannot read the history: %s", err.Error())
+				return en, gitvault.Wrapf(err, "Cannot read the history: %s", err.Error())
 			}
 		}
 		inParent = ok
 	}
 	it, inChild, err := w.tr.Entry(c.Tree, path)
 	if err != nil {
-		return en, wrapf(err, "Cannot read the history: %s", err.Error())
+		return en, gitvault.Wrapf(err, "Cannot read the history: %s", err.Error())
 	}
-	if inChild && isBlobMode(it.Mode) {
+	if inChild && gitvault.IsBlobMode(it.Mode) {
 		if after, err = w.tr.ReadBlob(it.Hash); err != nil {
-			return en, wrapf(err, "Cannot read the history: %s", err.Error())
+			return en, gitvault.Wrapf(err, "Cannot read the history: %s", err.Error())
 		}
 	}
 	switch {
@@ -430,7 +432,7 @@ func (w *historyWalk) agentOf(c *gitrepo.Commit, parentTree string) (string, err
 	}
 	_, added, err := w.tr.Changed(parentTree, c.Tree, strings.TrimSuffix(dailyPrefix, "/"))
 	if err != nil {
-		return "", wrapf(err, "Cannot read the history: %s", err.Error())
+		return "", gitvault.Wrapf(err, "Cannot read the history: %s", err.Error())
 	}
 	var agents []string
 	seen := map[string]bool{}
@@ -499,7 +501,7 @@ func (r *LogResult) Text() string {
 		}
 		lines := "binary"
 		if !e.Binary {
-			lines = "+" + itoa(e.LinesAdded) + " -" + itoa(e.LinesRemoved)
+			lines = "+" + strconv.Itoa(e.LinesAdded) + " -" + strconv.Itoa(e.LinesRemoved)
 		}
 		b.WriteString("Change:  " + change + " (" + lines + ")\n")
 		if e.Summary != "" {

@@ -1,7 +1,8 @@
-package gitvault
+package review
 
 import (
 	"errors"
+	"github.com/git-echoes/git-echoes/gitvault"
 	"reflect"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func FuzzParseRevRange(f *testing.F) {
 		}
 		rr, err := ParseRevRange(args, worktree)
 		if err != nil {
-			var e *Error
+			var e *gitvault.Error
 			if !errors.As(err, &e) {
 				t.Fatalf("error of type %T: %v", err, err)
 			}

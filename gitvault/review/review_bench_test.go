@@ -1,8 +1,9 @@
-package gitvault
+package review
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/git-echoes/git-echoes/gitvault"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -52,13 +53,13 @@ func BenchmarkDiff100of10k(b *testing.B) {
 			inlineFile(w, fmt.Sprintf("EchoesVault/pages/page-%05d.md", i), benchPage(i, 1))
 		}
 	})
-	e, err := Open(Options{Workspace: dir})
+	e, err := gitvault.Open(gitvault.Options{Workspace: dir})
 	if err != nil {
 		b.Fatal(err)
 	}
 	rr := RevRange{A: "HEAD~1", B: "HEAD"}
 	for b.Loop() {
-		res, err := e.Diff(rr)
+		res, err := Diff(e, rr)
 		if err != nil || len(res.Pages) != 100 {
 			b.Fatalf("%v %v", err, res)
 		}
@@ -115,12 +116,12 @@ func logRepoGraph(b *testing.B) string {
 }
 
 func benchLog(b *testing.B, dir string) {
-	e, err := Open(Options{Workspace: dir})
+	e, err := gitvault.Open(gitvault.Options{Workspace: dir})
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		res, err := e.Log(LogOptions{Target: "renamed.md", Follow: true})
+		res, err := Log(e, LogOptions{Target: "renamed.md", Follow: true})
 		if err != nil || len(res.Entries) != 100 {
 			b.Fatalf("%v: %d entries", err, len(res.Entries))
 		}

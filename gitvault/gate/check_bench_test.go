@@ -1,7 +1,8 @@
-package gitvault
+package gate
 
 import (
 	"fmt"
+	"github.com/git-echoes/git-echoes/gitvault"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -18,7 +19,7 @@ import (
 func BenchmarkCheck1kPagesIn100kFiles(b *testing.B) {
 	sb := gitrepotest.New(b)
 	large := gitrepotest.GenerateLarge(b, sb, filepath.Join(b.TempDir(), "large"), 100_000, 42)
-	e, err := Open(Options{Workspace: large.Top})
+	e, err := gitvault.Open(gitvault.Options{Workspace: large.Top})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -33,14 +34,14 @@ func BenchmarkCheck1kPagesIn100kFiles(b *testing.B) {
 	sb.Git(large.Top, "add", "-A")
 	sb.Git(large.Top, "commit", "-qm", "large")
 	for _, src := range []CheckSource{CheckWorkTree, CheckStaged, CheckRev} {
-		if res, err := e.Check(CheckOptions{Source: src, Rev: "HEAD"}); err != nil || !res.OK() || res.Pages != 1000 {
+		if res, err := Check(e, CheckOptions{Source: src, Rev: "HEAD"}); err != nil || !res.OK() || res.Pages != 1000 {
 			b.Fatalf("%v: %+v %v", src, res, err)
 		}
 	}
 	for _, src := range []CheckSource{CheckWorkTree, CheckStaged, CheckRev} {
 		b.Run(src.String(), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := e.Check(CheckOptions{Source: src, Rev: "HEAD"}); err != nil {
+				if _, err := Check(e, CheckOptions{Source: src, Rev: "HEAD"}); err != nil {
 					b.Fatal(err)
 				}
 			}

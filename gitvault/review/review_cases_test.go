@@ -1,17 +1,18 @@
-package gitvault
+package review
 
 import (
 	"errors"
 	"fmt"
+	"github.com/git-echoes/git-echoes/gitvault"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // logCommits runs Log and returns its commit ids.
-func logCommits(t *testing.T, e *Engine, opt LogOptions) []string {
+func logCommits(t *testing.T, e *gitvault.Engine, opt LogOptions) []string {
 	t.Helper()
-	res, err := e.Log(opt)
+	res, err := Log(e, opt)
 	if err != nil {
 		t.Fatalf("Log(%+v): %v", opt, err)
 	}
@@ -58,13 +59,13 @@ func TestReviewRenameAcrossMerge(t *testing.T) {
 			t.Errorf("follow=%v:\ngit:  %v\nours: %v", follow, want, got)
 		}
 		if follow {
-			res, _ := rr.e.Log(LogOptions{Target: "q.md", Follow: true})
+			res, _ := Log(rr.e, LogOptions{Target: "q.md", Follow: true})
 			if len(res.Entries) < 2 || res.Entries[0].Status != "R" || res.Entries[len(res.Entries)-1].Path != "EchoesVault/pages/p.md" {
 				t.Errorf("--follow did not cross the rename: %+v", res.Entries)
 			}
 		}
 	}
-	res, err := rr.e.Diff(RevRange{A: "HEAD^1", B: "HEAD"})
+	res, err := Diff(rr.e, RevRange{A: "HEAD^1", B: "HEAD"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,12 +76,12 @@ func TestReviewRenameAcrossMerge(t *testing.T) {
 		t.Fatalf("merge diff pages: %+v", res.Pages)
 	}
 	// Against the side branch, the merge brought the deprecation.
-	res, err = rr.e.Diff(RevRange{A: "side", B: "HEAD"})
+	res, err = Diff(rr.e, RevRange{A: "side", B: "HEAD"})
 	if err != nil || len(res.Pages) != 1 || !res.Pages[0].Deprecated() {
 		t.Fatalf("side..HEAD: %+v %v", res, err)
 	}
 	// side...main: what main did since the branch point, ignoring side.
-	res, err = rr.e.Diff(RevRange{A: "side", B: "main", MergeBase: true})
+	res, err = Diff(rr.e, RevRange{A: "side", B: "main", MergeBase: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,11 +99,11 @@ func TestReviewRootCommit(t *testing.T) {
 	root := strings.TrimSpace(rr.git("rev-list", "--max-parents=0", "HEAD"))
 	rr.write("EchoesVault/pages/a.md", reviewPage("a", "active", []string{"x"}))
 	rr.commit("a")
-	res, err := rr.e.Diff(RevRange{A: root, B: "HEAD"})
+	res, err := Diff(rr.e, RevRange{A: root, B: "HEAD"})
 	if err != nil || len(res.Pages) != 1 || res.Pages[0].Change != "added" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if _, err := rr.e.Diff(RevRange{A: root + "~1", B: "HEAD"}); err == nil || !strings.Contains(err.Error(), "Unknown revision") {
+	if _, err := Diff(rr.e, RevRange{A: root + "~1", B: "HEAD"}); err == nil || !strings.Contains(err.Error(), "Unknown revision") {
 		t.Fatalf("before the root: %v", err)
 	}
 	// A page that exists in the root commit: the root is its first entry.
@@ -125,15 +126,15 @@ func TestReviewShallowClone(t *testing.T) {
 	shallow := filepath.Join(t.TempDir(), "shallow")
 	// --no-local: a local path through the transport, so --depth applies.
 	rr.git("clone", "-q", "--no-local", "--depth", "1", "--no-single-branch", rr.dir, shallow)
-	e, err := Open(Options{Workspace: shallow})
+	e, err := gitvault.Open(gitvault.Options{Workspace: shallow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.Diff(RevRange{A: "origin/other", B: "HEAD", MergeBase: true})
+	_, err = Diff(e, RevRange{A: "origin/other", B: "HEAD", MergeBase: true})
 	if err == nil || !strings.Contains(err.Error(), "shallow clone") {
 		t.Fatalf("merge base in a shallow clone: %v", err)
 	}
-	if _, err := e.Diff(RevRange{A: "HEAD~1", B: "HEAD"}); err == nil || !strings.Contains(err.Error(), "shallow clone") {
+	if _, err := Diff(e, RevRange{A: "HEAD~1", B: "HEAD"}); err == nil || !strings.Contains(err.Error(), "shallow clone") {
 		t.Fatalf("missing parent in a shallow clone: %v", err)
 	}
 	want := gitLog(rr, shallow, false, "EchoesVault/pages/a.md")
@@ -147,25 +148,25 @@ func TestReviewShallowClone(t *testing.T) {
 func TestReviewRefusals(t *testing.T) {
 	rr := newReviewRepo(t, 10)
 	for _, target := range []string{"../x.md", "/etc/passwd", "src/a.go", ".hidden", "mem_nope", "mem_valid_id_here", "a\x00b"} {
-		if _, err := rr.e.Log(LogOptions{Target: target}); err == nil {
+		if _, err := Log(rr.e, LogOptions{Target: target}); err == nil {
 			t.Errorf("log %q accepted", target)
-		} else if ge := (*Error)(nil); !errors.As(err, &ge) {
+		} else if ge := (*gitvault.Error)(nil); !errors.As(err, &ge) {
 			t.Errorf("log %q: error of type %T", target, err)
 		}
 	}
-	if _, err := rr.e.Log(LogOptions{Target: "a.md", Rev: "nope"}); err == nil || !strings.Contains(err.Error(), "Unknown revision: nope") {
+	if _, err := Log(rr.e, LogOptions{Target: "a.md", Rev: "nope"}); err == nil || !strings.Contains(err.Error(), "Unknown revision: nope") {
 		t.Errorf("unknown --rev: %v", err)
 	}
-	if _, err := rr.e.Diff(RevRange{Upstream: true}); err == nil || !strings.Contains(err.Error(), "No upstream") {
+	if _, err := Diff(rr.e, RevRange{Upstream: true}); err == nil || !strings.Contains(err.Error(), "No upstream") {
 		t.Errorf("no upstream: %v", err)
 	}
 	rr.git("config", "core.repositoryformatversion", "1")
 	rr.git("config", "extensions.somethingNew", "true")
 	for name, call := range map[string]func() error{
-		"diff":   func() error { _, err := rr.e.Diff(RevRange{A: "HEAD", B: "HEAD"}); return err },
-		"log":    func() error { _, err := rr.e.Log(LogOptions{Target: "a.md"}); return err },
-		"search": func() error { _, err := rr.e.SearchAt("HEAD", "x", 10); return err },
-		"start":  func() error { _, err := rr.e.StartAt("HEAD", 3); return err },
+		"diff":   func() error { _, err := Diff(rr.e, RevRange{A: "HEAD", B: "HEAD"}); return err },
+		"log":    func() error { _, err := Log(rr.e, LogOptions{Target: "a.md"}); return err },
+		"search": func() error { _, err := SearchAt(rr.e, "HEAD", "x", 10); return err },
+		"start":  func() error { _, err := StartAt(rr.e, "HEAD", 3); return err },
 	} {
 		if err := call(); err == nil || !strings.Contains(err.Error(), "Cannot read the Git repository") {
 			t.Errorf("%s on an unsupported repository: %v", name, err)

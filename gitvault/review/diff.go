@@ -1,7 +1,8 @@
-package gitvault
+package review
 
 import (
 	"errors"
+	"github.com/git-echoes/git-echoes/gitvault"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -28,8 +29,8 @@ var reviewPrefixes = []string{"EchoesVault", ".ecc/memory"}
 const (
 	teamMemoryPrefix    = ".ecc/memory/team/"
 	projectMemoryPrefix = ".ecc/memory/project/"
-	pagesPrefix         = vaultPrefix + "pages/"
-	dailyPrefix         = vaultPrefix + "daily/"
+	pagesPrefix         = gitvault.VaultPrefix + "pages/"
+	dailyPrefix         = gitvault.VaultPrefix + "daily/"
 )
 
 // reviewFile is one file of a review side.
@@ -124,13 +125,13 @@ type DiffResult struct {
 }
 
 // openRepo opens the workspace's repository for a review command.
-func (e *Engine) openRepo() (*gitrepo.Repo, error) {
+func openRepo(e *gitvault.Engine) (*gitrepo.Repo, error) {
 	if !e.WS.InGit {
-		return nil, errorf("Not inside a Git work tree: %s", e.WS.Root)
+		return nil, gitvault.Errorf("Not inside a Git work tree: %s", e.WS.Root)
 	}
 	repo, err := gitrepo.Open(e.WS.Root)
 	if err != nil {
-		return nil, wrapf(err, "Cannot read the Git repository: %s", err.Error())
+		return nil, gitvault.Wrapf(err, "Cannot read the Git repository: %s", err.Error())
 	}
 	return repo, nil
 }
@@ -141,9 +142,9 @@ func resolveRev(repo *gitrepo.Repo, rev string) (string, error) {
 	h, err := repo.ResolveCommit(rev)
 	if err != nil {
 		if sh, _ := repo.Shallow(); len(sh) > 0 {
-			return "", wrapf(err, "Unknown revision %s (this is a shallow clone: the history may not have been fetched; fetch it, e.g. actions/checkout with fetch-depth: 0).", rev)
+			return "", gitvault.Wrapf(err, "Unknown revision %s (this is a shallow clone: the history may not have been fetched; fetch it, e.g. actions/checkout with fetch-depth: 0).", rev)
 		}
-		return "", wrapf(err, "Unknown revision: %s", rev)
+		return "", gitvault.Wrapf(err, "Unknown revision: %s", rev)
 	}
 	return h, nil
 }
@@ -151,12 +152,12 @@ func resolveRev(repo *gitrepo.Repo, rev string) (string, error) {
 // Diff compares two snapshots of the workspace's memory (issue 9). It is
 // read-only: it reads commits from the object store and, for the work
 // tree, the files on disk.
-func (e *Engine) Diff(rr RevRange) (*DiffResult, error) {
-	repo, err := e.openRepo()
+func Diff(e *gitvault.Engine, rr RevRange) (*DiffResult, error) {
+	repo, err := openRepo(e)
 	if err != nil {
 		return nil, err
 	}
-	from, to, err := e.diffEnds(repo, rr)
+	from, to, err := diffEnds(e, repo, rr)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +172,7 @@ func (e *Engine) Diff(rr RevRange) (*DiffResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := e.workTreeSide(repo)
+	b, err := workTreeSide(e, repo)
 	if err != nil {
 		return nil, err
 	}
@@ -179,12 +180,12 @@ func (e *Engine) Diff(rr RevRange) (*DiffResult, error) {
 }
 
 // diffEnds resolves the two ends of a range.
-func (e *Engine) diffEnds(repo *gitrepo.Repo, rr RevRange) (from, to DiffEnd, err error) {
+func diffEnds(e *gitvault.Engine, repo *gitrepo.Repo, rr RevRange) (from, to DiffEnd, err error) {
 	to = DiffEnd{Label: "work tree"}
 	if rr.Upstream {
 		up, err := repo.Upstream()
 		if err != nil {
-			return from, to, wrapf(err, "No upstream to compare with (%s); give a revision, e.g. git echoes diff origin/main, or set one with git branch --set-upstream-to.", err.Error())
+			return from, to, gitvault.Wrapf(err, "No upstream to compare with (%s); give a revision, e.g. git echoes diff origin/main, or set one with git branch --set-upstream-to.", err.Error())
 		}
 		head, err := resolveRev(repo, "HEAD")
 		if err != nil {
@@ -233,13 +234,13 @@ func (e *Engine) diffEnds(repo *gitrepo.Repo, rr RevRange) (from, to DiffEnd, er
 func mergeBase(repo *gitrepo.Repo, a, b, an, bn string) (string, error) {
 	bases, err := repo.MergeBases(a, b)
 	if errors.Is(err, gitrepo.ErrShallow) {
-		return "", wrapf(err, "Cannot find the merge base of %s and %s: this shallow clone lacks the history (fetch it, e.g. actions/checkout with fetch-depth: 0).", an, bn)
+		return "", gitvault.Wrapf(err, "Cannot find the merge base of %s and %s: this shallow clone lacks the history (fetch it, e.g. actions/checkout with fetch-depth: 0).", an, bn)
 	}
 	if err != nil {
-		return "", wrapf(err, "Cannot find the merge base of %s and %s: %s", an, bn, err.Error())
+		return "", gitvault.Wrapf(err, "Cannot find the merge base of %s and %s: %s", an, bn, err.Error())
 	}
 	if len(bases) == 0 {
-		return "", errorf("%s and %s have no common ancestor; give two revisions (A B) to compare them directly.", an, bn)
+		return "", gitvault.Errorf("%s and %s have no common ancestor; give two revisions (A B) to compare them directly.", an, bn)
 	}
 	return bases[0], nil
 }
@@ -248,19 +249,19 @@ func mergeBase(repo *gitrepo.Repo, a, b, an, bn string) (string, error) {
 func commitSide(repo *gitrepo.Repo, end DiffEnd) (*reviewSide, error) {
 	c, err := repo.CommitInfo(end.Commit)
 	if err != nil {
-		return nil, wrapf(err, "Cannot read revision %s: %s", end.Label, err.Error())
+		return nil, gitvault.Wrapf(err, "Cannot read revision %s: %s", end.Label, err.Error())
 	}
 	s := &reviewSide{end: end, files: map[string]reviewFile{}}
 	for _, p := range reviewPrefixes {
 		entries, err := repo.TreeFilesAt(c.Tree, p)
 		if err != nil {
-			return nil, wrapf(err, "Cannot read revision %s: %s", end.Label, err.Error())
+			return nil, gitvault.Wrapf(err, "Cannot read revision %s: %s", end.Label, err.Error())
 		}
 		for _, en := range entries {
 			if !strings.HasPrefix(en.Path, p+"/") {
 				continue
 			}
-			s.files[en.Path] = reviewFile{path: en.Path, hash: en.Hash + en.Mode.String(), regular: isBlobMode(en.Mode), read: en.Read}
+			s.files[en.Path] = reviewFile{path: en.Path, hash: en.Hash + en.Mode.String(), regular: gitvault.IsBlobMode(en.Mode), read: en.Read}
 		}
 	}
 	return s, nil
@@ -276,18 +277,18 @@ func changedSides(repo *gitrepo.Repo, from, to DiffEnd) (*reviewSide, *reviewSid
 	defer tr.Close()
 	ca, err := tr.Commit(from.Commit)
 	if err != nil {
-		return nil, nil, wrapf(err, "Cannot read revision %s: %s", from.Label, err.Error())
+		return nil, nil, gitvault.Wrapf(err, "Cannot read revision %s: %s", from.Label, err.Error())
 	}
 	cb, err := tr.Commit(to.Commit)
 	if err != nil {
-		return nil, nil, wrapf(err, "Cannot read revision %s: %s", to.Label, err.Error())
+		return nil, nil, gitvault.Wrapf(err, "Cannot read revision %s: %s", to.Label, err.Error())
 	}
 	a := &reviewSide{end: from, files: map[string]reviewFile{}}
 	b := &reviewSide{end: to, files: map[string]reviewFile{}}
 	for _, p := range reviewPrefixes {
 		removed, added, err := tr.Changed(ca.Tree, cb.Tree, p)
 		if err != nil {
-			return nil, nil, wrapf(err, "Cannot compare %s and %s: %s", from.Label, to.Label, err.Error())
+			return nil, nil, gitvault.Wrapf(err, "Cannot compare %s and %s: %s", from.Label, to.Label, err.Error())
 		}
 		for _, side := range []struct {
 			s  *reviewSide
@@ -295,11 +296,11 @@ func changedSides(repo *gitrepo.Repo, from, to DiffEnd) (*reviewSide, *reviewSid
 		}{{a, removed}, {b, added}} {
 			for _, en := range side.es {
 				data, err := en.Read()
-				if err != nil && isBlobMode(en.Mode) {
-					return nil, nil, wrapf(err, "Cannot read %s: %s", en.Path, err.Error())
+				if err != nil && gitvault.IsBlobMode(en.Mode) {
+					return nil, nil, gitvault.Wrapf(err, "Cannot read %s: %s", en.Path, err.Error())
 				}
 				content := data
-				side.s.files[en.Path] = reviewFile{path: en.Path, hash: en.Hash + en.Mode.String(), regular: isBlobMode(en.Mode),
+				side.s.files[en.Path] = reviewFile{path: en.Path, hash: en.Hash + en.Mode.String(), regular: gitvault.IsBlobMode(en.Mode),
 					read: func() ([]byte, error) { return content, nil }}
 			}
 		}
@@ -309,7 +310,7 @@ func changedSides(repo *gitrepo.Repo, from, to DiffEnd) (*reviewSide, *reviewSid
 
 // workTreeSide reads the reviewed trees from disk, without following
 // symbolic links; a file's identity is its blob id, as git computes it.
-func (e *Engine) workTreeSide(repo *gitrepo.Repo) (*reviewSide, error) {
+func workTreeSide(e *gitvault.Engine, repo *gitrepo.Repo) (*reviewSide, error) {
 	s := &reviewSide{end: DiffEnd{Label: "work tree"}, files: map[string]reviewFile{}}
 	tracked := repo.IndexPaths()
 	for _, p := range reviewPrefixes {
@@ -357,7 +358,7 @@ func (e *Engine) workTreeSide(repo *gitrepo.Repo) (*reviewSide, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, wrapf(err, "Cannot read the work tree: %s", osDetail(err))
+			return nil, gitvault.Wrapf(err, "Cannot read the work tree: %s", gitvault.OSDetail(err))
 		}
 	}
 	return s, nil
@@ -390,7 +391,7 @@ func diffSides(a, b *reviewSide, repo *gitrepo.Repo, worktree bool) (*DiffResult
 	res.RenameLimited = len(removed)*len(added) > renameLimit*renameLimit
 	pairs, err := detectRenames(removed, added)
 	if err != nil {
-		return nil, wrapf(err, "Cannot read a file: %s", err.Error())
+		return nil, gitvault.Wrapf(err, "Cannot read a file: %s", err.Error())
 	}
 	srcUsed := map[int]bool{}
 	dstUsed := map[int]bool{}
@@ -424,7 +425,7 @@ func diffSides(a, b *reviewSide, repo *gitrepo.Repo, worktree bool) (*DiffResult
 
 func isPagePath(p string) bool {
 	rest, ok := strings.CutPrefix(p, pagesPrefix)
-	return ok && !strings.Contains(rest, "/") && isPageFileName(rest)
+	return ok && !strings.Contains(rest, "/") && gitvault.IsPageFileName(rest)
 }
 
 func readSide(s *reviewSide, p string) ([]byte, bool, error) {
@@ -434,7 +435,7 @@ func readSide(s *reviewSide, p string) ([]byte, bool, error) {
 	}
 	data, err := f.read()
 	if err != nil {
-		return nil, true, wrapf(err, "Cannot read %s in %s: %s", p, s.end.Label, err.Error())
+		return nil, true, gitvault.Wrapf(err, "Cannot read %s in %s: %s", p, s.end.Label, err.Error())
 	}
 	return data, true, nil
 }
@@ -515,13 +516,13 @@ func pageMeta(data []byte) *PageMeta {
 	if err != nil {
 		return &PageMeta{Invalid: "invalid UTF-8"}
 	}
-	p, err := parsePage(text, false, false)
+	p, err := gitvault.ParsePage(text, false, false)
 	if err != nil {
 		return &PageMeta{Invalid: firstLineOf(err.Error())}
 	}
 	m := &PageMeta{Type: p.Type, Status: p.Status, Summary: p.Summary}
-	if k, ok := p.block.Get("stack"); ok {
-		m.Stack = blockValue(p.block.Lines, k)
+	if k, ok := p.Block.Get("stack"); ok {
+		m.Stack = blockValue(p.Block.Lines, k)
 	}
 	return m
 }
@@ -555,7 +556,7 @@ func firstLineOf(s string) string {
 // the local time; the text its first lines.
 func parseDailyEntry(path string, data []byte) AddedDailyEntry {
 	d := AddedDailyEntry{Path: path}
-	stamp, kind, agent := parseDailyName(basename(path))
+	stamp, kind, agent := gitvault.ParseDailyName(basename(path))
 	d.Kind, d.Agent = kind, agent
 	if len(stamp) >= 16 {
 		if t, err := time.Parse("20060102T150405.000000", stamp[:15]+"."+strings.TrimSuffix(stamp[15:], "Z")); err == nil {

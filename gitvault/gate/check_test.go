@@ -1,6 +1,7 @@
-package gitvault
+package gate
 
 import (
+	"github.com/git-echoes/git-echoes/gitvault"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,11 +15,11 @@ import (
 const goodPage = "---\ntype: note\nstack: go\nstatus: active\nsummary: Good.\n---\nBody.\n"
 
 // checkRepo creates an initialized vault committed in a fresh repository.
-func checkRepo(t *testing.T) (*gitrepotest.Sandbox, *Engine) {
+func checkRepo(t *testing.T) (*gitrepotest.Sandbox, *gitvault.Engine) {
 	t.Helper()
 	sb := gitrepotest.New(t)
 	dir := sb.Init(filepath.Join(t.TempDir(), "repo"))
-	e, err := Open(Options{Workspace: dir})
+	e, err := gitvault.Open(gitvault.Options{Workspace: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,9 +32,9 @@ func checkRepo(t *testing.T) (*gitrepotest.Sandbox, *Engine) {
 	return sb, e
 }
 
-func mustCheck(t *testing.T, e *Engine, opt CheckOptions) *CheckResult {
+func mustCheck(t *testing.T, e *gitvault.Engine, opt CheckOptions) *CheckResult {
 	t.Helper()
-	res, err := e.Check(opt)
+	res, err := Check(e, opt)
 	if err != nil {
 		t.Fatalf("Check(%+v): %v", opt, err)
 	}
@@ -152,15 +153,15 @@ func TestCheckUnmerged(t *testing.T) {
 
 func TestCheckErrorsFailClosed(t *testing.T) {
 	_, e := checkRepo(t)
-	if _, err := e.Check(CheckOptions{Source: CheckRev, Rev: "no-such-rev"}); err == nil ||
+	if _, err := Check(e, CheckOptions{Source: CheckRev, Rev: "no-such-rev"}); err == nil ||
 		!strings.HasPrefix(err.Error(), "Cannot read revision 'no-such-rev': ") {
 		t.Errorf("unknown revision: %v", err)
 	}
-	plain, err := Open(Options{Workspace: t.TempDir()})
+	plain, err := gitvault.Open(gitvault.Options{Workspace: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := plain.Check(CheckOptions{Source: CheckStaged}); err == nil || !strings.HasPrefix(err.Error(), "Not inside a Git work tree: ") {
+	if _, err := Check(plain, CheckOptions{Source: CheckStaged}); err == nil || !strings.HasPrefix(err.Error(), "Not inside a Git work tree: ") {
 		t.Errorf("staged outside git: %v", err)
 	}
 	if res := mustCheck(t, plain, CheckOptions{}); !res.OK() || res.Vault {

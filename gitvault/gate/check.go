@@ -1,8 +1,11 @@
-package gitvault
+package gate
 
 import (
 	"fmt"
+	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/workpool"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -139,53 +142,53 @@ func (r *CheckResult) JSON() pyjson.Value {
 // not be read at all (not a Git work tree, unreadable repository, unknown
 // revision), which callers must treat as a failure too: the gate fails
 // closed.
-func (e *Engine) Check(opt CheckOptions) (*CheckResult, error) {
+func Check(e *gitvault.Engine, opt CheckOptions) (*CheckResult, error) {
 	ws := e.WS
 	needGit := opt.Source != CheckWorkTree || opt.RequireTracked
 	if needGit && !ws.InGit {
-		return nil, errorf("Not inside a Git work tree: %s", ws.Root)
+		return nil, gitvault.Errorf("Not inside a Git work tree: %s", ws.Root)
 	}
 	var repo *gitrepo.Repo
 	if ws.InGit {
 		var err error
 		if repo, err = gitrepo.Open(ws.Root); err != nil {
-			return nil, wrapf(err, "Cannot read the Git repository: %s", err.Error())
+			return nil, gitvault.Wrapf(err, "Cannot read the Git repository: %s", err.Error())
 		}
 	}
-	var snap *vaultSnapshot
+	var snap *gitvault.Snapshot
 	var err error
 	switch opt.Source {
 	case CheckWorkTree:
-		snap, err = workTreeSnapshot(ws, repo)
+		snap, err = gitvault.WorkTreeSnapshot(ws, repo)
 	case CheckStaged:
-		snap, err = indexSnapshot(repo)
+		snap, err = gitvault.IndexSnapshot(repo)
 	case CheckRev:
-		snap, err = treeSnapshot(repo, opt.Rev)
+		snap, err = gitvault.TreeSnapshot(repo, opt.Rev)
 	default:
 		err = fmt.Errorf("unknown check source %d", opt.Source)
 	}
 	if err != nil {
 		what := map[CheckSource]string{CheckWorkTree: "the work tree", CheckStaged: "the Git index",
 			CheckRev: "revision " + pyjson.ReprString(opt.Rev)}[opt.Source]
-		return nil, wrapf(err, "Cannot read %s: %s", what, err.Error())
+		return nil, gitvault.Wrapf(err, "Cannot read %s: %s", what, err.Error())
 	}
 	res := &CheckResult{Source: opt.Source, Rev: opt.Rev, Strict: opt.Strict}
-	res.Findings = snap.validate(opt.Source)
-	res.Vault = snap.hasVault() || len(snap.localOnly) > 0
-	res.Pages = len(snap.pages)
-	res.Memories = snap.gate.documents
-	if opt.RequireTracked && snap.hasVault() {
-		g, err := readiness(repo, ws.durableCandidates())
+	res.Findings = validate(snap, opt.Source)
+	res.Vault = snap.HasVault() || len(snap.LocalOnly) > 0
+	res.Pages = len(snap.Pages)
+	res.Memories = snap.Gate.Documents
+	if opt.RequireTracked && snap.HasVault() {
+		g, err := gitvault.ReadReadiness(repo, ws.DurableCandidates())
 		if err != nil {
-			return nil, wrapf(err, "Cannot read the Git repository: %s", err.Error())
+			return nil, gitvault.Wrapf(err, "Cannot read the Git repository: %s", err.Error())
 		}
 		for _, p := range g.UntrackedDurableFiles {
 			res.Findings = append(res.Findings, Finding{Path: p, Rule: ruleUntrackedDurable,
-				Message: "durable vault file is not tracked by Git; run: git add -- " + shellQuote(p)})
+				Message: "durable vault file is not tracked by Git; run: git add -- " + gitvault.ShellQuote(p)})
 		}
 		for _, p := range g.IgnoredDurableFiles {
 			res.Findings = append(res.Findings, Finding{Path: p, Rule: ruleUntrackedDurable,
-				Message: "durable vault file is ignored and not tracked by Git; run: git add -f -- " + shellQuote(p)})
+				Message: "durable vault file is ignored and not tracked by Git; run: git add -f -- " + gitvault.ShellQuote(p)})
 		}
 	}
 	sortFindings(res.Findings)
@@ -207,50 +210,50 @@ func sortFindings(fs []Finding) {
 
 // markerFromBytes interprets marker bytes as ReadMarker interprets the file
 // (echoes-conformance §7.2).
-func markerFromBytes(data []byte) MarkerRead {
+func markerFromBytes(data []byte) gitvault.MarkerRead {
 	text, err := pytext.DecodeText(data)
 	if err != nil {
-		return MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
+		return gitvault.MarkerRead{Exists: true, Err: gitvault.Wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
 	}
 	v, err := pyjson.Decode(text)
 	if err != nil {
-		return MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
+		return gitvault.MarkerRead{Exists: true, Err: gitvault.Wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
 	}
 	if v.Kind != pyjson.Object {
-		return MarkerRead{Exists: true, Err: errorf("Invalid EchoesVault marker: root must be an object.")}
+		return gitvault.MarkerRead{Exists: true, Err: gitvault.Errorf("Invalid EchoesVault marker: root must be an object.")}
 	}
-	return MarkerRead{Exists: true, Value: v}
+	return gitvault.MarkerRead{Exists: true, Value: v}
 }
 
 // validate runs every content rule over the snapshot.
-func (s *vaultSnapshot) validate(src CheckSource) []Finding {
+func validate(s *gitvault.Snapshot, src CheckSource) []Finding {
 	var out []Finding
-	for _, p := range s.localOnly {
+	for _, p := range s.LocalOnly {
 		out = append(out, Finding{Path: p, Rule: ruleLocalOnlyCommitted,
-			Message: "local-only file is " + s.localVerb + "; it must never be committed (run: git rm --cached -- " + shellQuote(p) + ")"})
+			Message: "local-only file is " + s.LocalVerb + "; it must never be committed (run: git rm --cached -- " + gitvault.ShellQuote(p) + ")"})
 	}
-	out = append(out, s.memoryFindings()...)
-	if !s.hasVault() {
+	out = append(out, memoryFindings(s)...)
+	if !s.HasVault() {
 		return out
 	}
-	for _, p := range s.unmerged {
+	for _, p := range s.Unmerged {
 		out = append(out, Finding{Path: p, Rule: ruleUnmergedPath,
 			Message: "unresolved merge conflict: resolve the file, then git add it"})
 	}
-	out = append(out, s.markerFindings(src)...)
-	out = append(out, s.windowsNameFindings()...)
-	out = append(out, s.unsafeNameFindings()...)
-	out = append(out, s.collisionFindings()...)
-	out = append(out, s.contentFindings()...)
+	out = append(out, markerFindings(s, src)...)
+	out = append(out, snapshotWindowsNameFindings(s)...)
+	out = append(out, unsafeNameFindings(s)...)
+	out = append(out, collisionFindings(s)...)
+	out = append(out, contentFindings(s)...)
 	return out
 }
 
-const markerPath = vaultPrefix + ".echoes-vault.json"
+const markerPath = gitvault.VaultPrefix + ".echoes-vault.json"
 
-func (s *vaultSnapshot) markerFindings(src CheckSource) []Finding {
-	f, ok := s.file(markerPath)
+func markerFindings(s *gitvault.Snapshot, src CheckSource) []Finding {
+	f, ok := s.File(markerPath)
 	if !ok {
-		if len(s.files) == 0 {
+		if len(s.Files) == 0 {
 			return nil // only unmerged paths: reported already
 		}
 		return []Finding{{Path: markerPath, Rule: ruleMarkerMissing,
@@ -258,20 +261,20 @@ func (s *vaultSnapshot) markerFindings(src CheckSource) []Finding {
 	}
 	// On disk the engine follows a symlinked marker (confinement is checked
 	// at workspace resolution); in Git a symlink's blob is its target path.
-	if !f.regular && src != CheckWorkTree {
+	if !f.Regular && src != CheckWorkTree {
 		return []Finding{{Path: markerPath, Rule: ruleMarkerInvalid, Message: "Invalid EchoesVault marker: not a regular file"}}
 	}
-	data, err := f.read()
-	var m MarkerRead
+	data, err := f.Read()
+	var m gitvault.MarkerRead
 	if err != nil {
-		m = MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", osDetail(err))}
+		m = gitvault.MarkerRead{Exists: true, Err: gitvault.Wrapf(err, "Invalid EchoesVault marker: %s", gitvault.OSDetail(err))}
 	} else {
 		m = markerFromBytes(data)
 	}
 	if m.Err != nil {
 		return []Finding{{Path: markerPath, Rule: ruleMarkerInvalid, Message: m.Err.Msg}}
 	}
-	if gate, _ := m.check(); gate != "" {
+	if gate, _ := m.Problems(); gate != "" {
 		return []Finding{{Path: markerPath, Rule: ruleMarkerInvalid, Message: gate}}
 	}
 	return nil
@@ -281,12 +284,12 @@ func (s *vaultSnapshot) markerFindings(src CheckSource) []Finding {
 // daily entries, assets, raw sources, unmerged paths) with a component that
 // cannot exist on Windows. A bad directory is reported once, at its own
 // path, however many files it holds.
-func (s *vaultSnapshot) windowsNameFindings() []Finding {
+func snapshotWindowsNameFindings(s *gitvault.Snapshot) []Finding {
 	return windowsNameFindings(func(report func(string)) {
-		for _, f := range s.files {
-			report(f.path)
+		for _, f := range s.Files {
+			report(f.Path)
 		}
-		for _, p := range s.unmerged {
+		for _, p := range s.Unmerged {
 			report(p)
 		}
 	})
@@ -312,12 +315,12 @@ func windowsNameFindings(each func(report func(string))) []Finding {
 }
 
 // unsafeNameFindings reports every page whose name the writers would refuse
-// (refuseUnsafePageName): one another engine created, or a file added by hand.
-func (s *vaultSnapshot) unsafeNameFindings() []Finding {
+// (RefuseUnsafePageName): one another engine created, or a file added by hand.
+func unsafeNameFindings(s *gitvault.Snapshot) []Finding {
 	var out []Finding
-	for _, n := range s.pages {
-		if d := unsafeNameDetail(n); d != "" {
-			out = append(out, Finding{Path: vaultPrefix + "pages/" + n, Rule: ruleUnsafeName,
+	for _, n := range s.Pages {
+		if d := gitvault.UnsafeNameDetail(n); d != "" {
+			out = append(out, Finding{Path: gitvault.VaultPrefix + "pages/" + n, Rule: ruleUnsafeName,
 				Message: "page name " + pyjson.ReprString(n) + " holds " + d +
 					"; index.md and the session context copy it verbatim, so rename the page"})
 		}
@@ -327,14 +330,14 @@ func (s *vaultSnapshot) unsafeNameFindings() []Finding {
 
 // collisionFindings applies echoes-conformance §8.3 to the whole listing and reports every
 // colliding page, not only the first pair.
-func (s *vaultSnapshot) collisionFindings() []Finding {
+func collisionFindings(s *gitvault.Snapshot) []Finding {
 	var out []Finding
-	seen := make(map[string]string, len(s.pages))
-	for _, n := range s.pages {
-		stem := pytext.NFC(pageStem(n))
+	seen := make(map[string]string, len(s.Pages))
+	for _, n := range s.Pages {
+		stem := pytext.NFC(gitvault.PageStem(n))
 		key := pytext.Casefold(stem)
 		if first, ok := seen[key]; ok {
-			out = append(out, Finding{Path: vaultPrefix + "pages/" + n, Rule: ruleNameCollision,
+			out = append(out, Finding{Path: gitvault.VaultPrefix + "pages/" + n, Rule: ruleNameCollision,
 				Message: "Page filenames collide across filesystems: " + pyjson.ReprString(first) + " and " + pyjson.ReprString(stem) + "."})
 			continue
 		}
@@ -348,22 +351,24 @@ func (s *vaultSnapshot) collisionFindings() []Finding {
 // scans for credentials (protocol §17) and collects the wikilinks of pages
 // and daily entries (protocol §7.4), which are resolved against the whole
 // snapshot afterwards.
-func (s *vaultSnapshot) contentFindings() []Finding {
-	pageOf := make(map[int]string, len(s.pages))
-	for name, i := range s.pageFile {
+func contentFindings(s *gitvault.Snapshot) []Finding {
+	pageOf := make(map[int]string, len(s.Pages))
+	for name, i := range s.PageFile {
 		pageOf[i] = name
 	}
 	var todo []int
-	for i, f := range s.files {
-		if f.regular && isPageFileName(path.Base(f.path)) {
+	for i, f := range s.Files {
+		if f.Regular && gitvault.IsPageFileName(path.Base(f.Path)) {
 			todo = append(todo, i)
 		}
 	}
 	results := make([]fileCheck, len(todo))
-	parallel(len(todo), func(k int) {
-		i := todo[k]
-		name, isPage := pageOf[i]
-		results[k] = checkFile(s.files[i], name, isPage)
+	workpool.Each(len(todo), runtime.GOMAXPROCS(0), func() func(int) {
+		return func(k int) {
+			i := todo[k]
+			name, isPage := pageOf[i]
+			results[k] = checkFile(s.Files[i], name, isPage)
+		}
 	})
 	var out []Finding
 	var resolver *linkResolver
@@ -375,7 +380,7 @@ func (s *vaultSnapshot) contentFindings() []Finding {
 		if resolver == nil {
 			resolver = newLinkResolver(s)
 		}
-		out = append(out, linkFindings(s.files[todo[k]].path, r.links, resolver)...)
+		out = append(out, linkFindings(s.Files[todo[k]].Path, r.links, resolver)...)
 	}
 	return out
 }
@@ -406,7 +411,7 @@ func linkFindings(p string, links []wikiLink, r *linkResolver) []Finding {
 		}
 		if rule == ruleAssetMissing {
 			out = append(out, Finding{Path: p, Line: l.Line, Rule: rule,
-				Message: "embed " + pyjson.ReprString("![["+l.Text+"]]") + " names a file missing from " + vaultPrefix + "assets/"})
+				Message: "embed " + pyjson.ReprString("![["+l.Text+"]]") + " names a file missing from " + gitvault.VaultPrefix + "assets/"})
 			continue
 		}
 		mark := "[["
@@ -424,7 +429,7 @@ func linkFindings(p string, links []wikiLink, r *linkResolver) []Finding {
 // scansLinks reports whether the file's wikilinks are checked: pages and
 // daily entries (AGENT_PROTOCOL.md holds example links, raw/ holds sources).
 func scansLinks(p string) bool {
-	return strings.HasPrefix(p, vaultPrefix+"pages/") || strings.HasPrefix(p, vaultPrefix+"daily/")
+	return strings.HasPrefix(p, gitvault.VaultPrefix+"pages/") || strings.HasPrefix(p, gitvault.VaultPrefix+"daily/")
 }
 
 // secretFindings reports the lines of text holding known credential
@@ -442,30 +447,30 @@ func secretMessage(labels []string) string {
 		"once committed it stays in Git history"
 }
 
-func checkFile(f snapFile, name string, isPage bool) fileCheck {
-	data, err := f.read()
+func checkFile(f gitvault.SnapFile, name string, isPage bool) fileCheck {
+	data, err := f.Read()
 	if err != nil {
-		return fileCheck{findings: []Finding{{Path: f.path, Rule: rulePageInvalid, Message: "Cannot read " + f.path + ": " + readDetail(err)}}}
+		return fileCheck{findings: []Finding{{Path: f.Path, Rule: rulePageInvalid, Message: "Cannot read " + f.Path + ": " + gitvault.ReadDetail(err)}}}
 	}
 	text, decodeErr := pytext.DecodeText(data)
 	if decodeErr != nil {
 		if isPage {
-			return fileCheck{findings: append([]Finding{{Path: f.path, Rule: rulePageInvalid, Message: "Cannot read page " + name + ": " + readDetail(decodeErr)}},
-				secretFindings(f.path, string(data))...)}
+			return fileCheck{findings: append([]Finding{{Path: f.Path, Rule: rulePageInvalid, Message: "Cannot read page " + name + ": " + gitvault.ReadDetail(decodeErr)}},
+				secretFindings(f.Path, string(data))...)}
 		}
 		// Conflict markers and credentials are ASCII: look for them in the raw bytes.
 		text = string(data)
 	}
 	var res fileCheck
-	if f.path != localOnlyFiles[0] { // index.md: generated from the summaries, and local-only
-		res.findings = secretFindings(f.path, text)
+	if f.Path != gitvault.LocalOnlyFiles[0] { // index.md: generated from the summaries, and local-only
+		res.findings = secretFindings(f.Path, text)
 	}
-	if scansLinks(f.path) && decodeErr == nil {
+	if scansLinks(f.Path) && decodeErr == nil {
 		res.links = scanWikilinks(text)
 	}
 	if markers := frontmatter.FindConflictMarkers(text); len(markers) > 0 {
 		for _, m := range markers {
-			res.findings = append(res.findings, Finding{Path: f.path, Line: m.Line, Rule: ruleConflictMarker,
+			res.findings = append(res.findings, Finding{Path: f.Path, Line: m.Line, Rule: ruleConflictMarker,
 				Message: "unresolved Git conflict marker " + pyjson.ReprString(m.Text)})
 		}
 		return res
@@ -473,8 +478,8 @@ func checkFile(f snapFile, name string, isPage bool) fileCheck {
 	if !isPage {
 		return res
 	}
-	if _, err := parsePage(text, true, false); err != nil {
-		res.findings = append(res.findings, Finding{Path: f.path, Rule: rulePageInvalid, Message: "Invalid page " + name + ": " + ErrorMessage(err)})
+	if _, err := gitvault.ParsePage(text, true, false); err != nil {
+		res.findings = append(res.findings, Finding{Path: f.Path, Rule: rulePageInvalid, Message: "Invalid page " + name + ": " + gitvault.ErrorMessage(err)})
 	}
 	return res
 }
