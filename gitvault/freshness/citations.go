@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/git-echoes/git-echoes/internal/frontmatter"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -504,4 +505,33 @@ func isHex(s string) bool {
 		}
 	}
 	return true
+}
+
+// SetVerified returns the page text with its verified: frontmatter field
+// set to "<commit> <date>" (a double-quoted scalar on one line, the form
+// git echoes confirm writes): an existing verified: line is replaced in
+// place, else the field is added before the closing delimiter, as the
+// writer adds a summary (echoes-conformance §17 step 2b). Every other line
+// is kept; lines are rejoined with "\n" as that writer does.
+func SetVerified(text, commit, date string) (string, error) {
+	stripped := pytext.Strip(text)
+	block, err := frontmatter.Scan(stripped)
+	if err != nil {
+		return "", err
+	}
+	line := "verified: " + pyjson.Quote(commit+" "+date)
+	lines := pytext.SplitLines(stripped)
+	if k, ok := block.Get("verified"); ok {
+		end := k.Line + 1
+		for end < block.Close && (frontmatter.Skippable(lines[end]) || pytext.LStrip(lines[end]) != lines[end]) {
+			if frontmatter.Skippable(lines[end]) && pytext.LStrip(lines[end]) == lines[end] {
+				break
+			}
+			end++
+		}
+		out := append(append(append([]string{}, lines[:k.Line]...), line), lines[end:]...)
+		return strings.Join(out, "\n") + "\n", nil
+	}
+	out := append(append(append([]string{}, lines[:block.Close]...), line), lines[block.Close:]...)
+	return strings.Join(out, "\n") + "\n", nil
 }
