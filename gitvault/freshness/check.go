@@ -362,14 +362,18 @@ func (k *checker) report(d *Doc, a Anchor) (Report, error) {
 		return r, err
 	}
 	var cites []Citation
-	seen := map[Citation]bool{}
+	type span struct {
+		path       string
+		start, end int
+	}
+	seen := map[span]bool{}
 	body := d.Text
 	if !d.Memory {
 		var bad []Invalid
 		cites, bad = Sources(d.Text)
 		r.Invalid = bad
 		for _, c := range cites {
-			seen[c] = true
+			seen[span{c.Path, c.Start, c.End}] = true
 		}
 		body = Body(d.Text)
 	}
@@ -382,10 +386,10 @@ func (k *checker) report(d *Doc, a Anchor) (Report, error) {
 		if err != nil {
 			return r, err
 		}
-		if !ok || seen[c] || c.Path == d.Path {
+		if !ok || seen[span{c.Path, c.Start, c.End}] || c.Path == d.Path {
 			continue
 		}
-		seen[c] = true
+		seen[span{c.Path, c.Start, c.End}] = true
 		cites = append(cites, c)
 		implicit++
 	}

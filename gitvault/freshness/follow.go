@@ -118,32 +118,40 @@ func (f *follower) mapLines(c *gitrepo.Commit, a, b string) error {
 	script := linediff.Lines(before, after)
 	ref := CommitRef{Hash: c.Hash, Date: c.CommitDate}
 	hit := false
+	lostIn := make([]int, len(script)) // cited lines each hunk replaced or deleted
 	for i, p := range f.pos {
 		if p < 0 {
 			continue
 		}
 		shift := 0
-		lost := false
-		for _, h := range script {
+		lost := -1
+		for j, h := range script {
 			if p >= h.I1+h.Chg1 {
 				shift += h.Chg2 - h.Chg1
 				continue
 			}
 			if p >= h.I1 { // inside the hunk's old side
-				lost = true
+				lost = j
 			}
 			break
 		}
-		if lost {
+		if lost >= 0 {
 			f.pos[i] = -1
-			ref.Removed++
-			hit = true
+			lostIn[lost]++
 		} else {
 			f.pos[i] = p + shift
 		}
 	}
+	for j, n := range lostIn {
+		if n > 0 {
+			ref.Removed += n
+			ref.Added += script[j].Chg2
+			hit = true
+		}
+	}
 	// Lines inserted between the first and last surviving cited line
-	// change the cited passage too.
+	// change the cited passage too (they are counted, though every cited
+	// line survives them).
 	lo, hi := -1, -1
 	for _, p := range f.pos {
 		if p >= 0 {
@@ -156,8 +164,8 @@ func (f *follower) mapLines(c *gitrepo.Commit, a, b string) error {
 		}
 	}
 	if lo >= 0 {
-		for _, h := range script {
-			if h.Chg2 > 0 && h.I2 > lo && h.I2 <= hi {
+		for j, h := range script {
+			if lostIn[j] == 0 && h.Chg1 == 0 && h.Chg2 > 0 && h.I2 > lo && h.I2 <= hi {
 				ref.Added += h.Chg2
 				hit = true
 			}
