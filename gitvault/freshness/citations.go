@@ -9,6 +9,7 @@ package freshness
 
 import (
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -133,6 +134,7 @@ func Sources(text string) (cites []Citation, bad []Invalid) {
 		}
 		bad = append(bad, Invalid{Entry: it.raw, Reason: reason, Line: it.line})
 	}
+	sort.SliceStable(bad, func(i, j int) bool { return bad[i].Line < bad[j].Line })
 	return cites, bad
 }
 
