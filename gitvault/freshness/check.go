@@ -9,8 +9,10 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
+	"github.com/git-echoes/git-echoes/internal/frontmatter"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/linediff"
+	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // Verdict is the state of one citation, or of a whole document.
@@ -88,6 +90,8 @@ type Anchor struct {
 	WorkTree bool // uncommitted changes: anchored at the work tree
 	Verified bool // the verified: field moved the anchor
 	Shallow  bool // the history ends (a shallow clone) before the document's last change
+
+	path string // the page's path at the anchor commit (renames followed)
 }
 
 // Report is the verdict on one document.
@@ -117,9 +121,8 @@ type checker struct {
 //
 // Anchors: a committed page is anchored at the last commit that changed
 // it (a pure rename of the page, content intact, is followed to the
-// older name and does not count); a page with a verified: field naming a
-// commit reachable from the target that descends from that last change
-// is anchored there instead. A page with uncommitted changes (WorkTree)
+// older name and does not count), or at the commit of its verified:
+// field (see applyVerified). A page with uncommitted changes (WorkTree)
 // is anchored at the target itself: it was written against the code the
 // writer has, so its citations are fresh when they exist at the target
 // and missing when they do not. A memory is anchored at the first commit
@@ -227,7 +230,30 @@ func (k *checker) pageAnchors(cur map[int]string, out []Anchor) error {
 				q.push(pc)
 			}
 		}
+		// A directory unchanged against a parent holds no page that this
+		// commit changed (against that parent): one comparison covers all
+		// the pages in it, which is every page for most commits.
+		dirSame := map[string]bool{}
 		for i, p := range cur {
+			if len(ptrees) > 0 {
+				dir := path.Dir(p)
+				same, ok := dirSame[dir]
+				if !ok {
+					for _, pt := range ptrees {
+						var err error
+						if same, err = k.tr.SameEntry(pt, c.Tree, dir); err != nil {
+							return err
+						}
+						if same {
+							break
+						}
+					}
+					dirSame[dir] = same
+				}
+				if same {
+					continue
+				}
+			}
 			changed := true
 			if len(ptrees) == 0 {
 				_, has, err := k.tr.Entry(c.Tree, p)
@@ -262,7 +288,7 @@ func (k *checker) pageAnchors(cur map[int]string, out []Anchor) error {
 					continue
 				}
 			}
-			out[i] = Anchor{Commit: c.Hash, Date: c.CommitDate, Shallow: k.shallow[c.Hash]}
+			out[i] = Anchor{Commit: c.Hash, Date: c.CommitDate, Shallow: k.shallow[c.Hash], path: p}
 			delete(cur, i)
 		}
 	}
@@ -309,13 +335,17 @@ func (k *checker) exactRenameSource(ptree, tree, p string) (string, error) {
 	return "", nil
 }
 
-// applyVerified moves a page's anchor to its verified: commit when that
-// commit is reachable from the target and descends from (or is) the
-// page's last change; a verified: commit that is not in this history (a
-// rebased branch) is ignored.
+// applyVerified moves a page's anchor to its verified: commit V (written
+// by git echoes confirm) when V is in the target's history and either
+// descends from the page's last change C, or is an ancestor of C and C
+// changed nothing of the page but the verified: line: the commit that
+// records a confirmation (and anything committed with it) comes after
+// the code the page was checked against, so drift is counted from V. A
+// page edited after V is anchored at that edit as any page is, and a V
+// that is not in this history (a rebased branch) is ignored.
 func (k *checker) applyVerified(d *Doc, a *Anchor) error {
 	v, _, ok := Verified(d.Text)
-	if !ok || v == a.Commit {
+	if !ok || v == a.Commit || a.Commit == "" {
 		return nil
 	}
 	if _, err := k.header(v); err != nil {
@@ -326,15 +356,62 @@ func (k *checker) applyVerified(d *Doc, a *Anchor) error {
 		return err
 	}
 	after, err := k.isAncestor(a.Commit, v)
-	if err != nil || !after {
+	if err != nil {
 		return err
+	}
+	if !after {
+		before, err := k.isAncestor(v, a.Commit)
+		if err != nil || !before {
+			return err
+		}
+		only, err := k.onlyVerifiedChanged(a.Commit, a.path)
+		if err != nil || !only {
+			return err
+		}
 	}
 	vc, err := k.header(v)
 	if err != nil {
 		return err
 	}
-	*a = Anchor{Commit: v, Date: vc.CommitDate, Verified: true}
+	*a = Anchor{Commit: v, Date: vc.CommitDate, Verified: true, path: a.path}
 	return nil
+}
+
+// onlyVerifiedChanged reports whether commit c changed the page at p
+// only in its verified: line (compared with its first parent).
+func (k *checker) onlyVerifiedChanged(c, p string) (bool, error) {
+	cc, err := k.header(c)
+	if err != nil || len(cc.Parents) == 0 || p == "" {
+		return false, err
+	}
+	pc, err := k.header(cc.Parents[0])
+	if err != nil {
+		return false, err
+	}
+	now, err := k.linesAt(cc.Tree, p)
+	if err != nil {
+		return false, err
+	}
+	before, err := k.linesAt(pc.Tree, p)
+	if err != nil || before == nil {
+		return false, err
+	}
+	return withoutVerified(strings.Join(now, "")) == withoutVerified(strings.Join(before, "")), nil
+}
+
+// withoutVerified drops the verified: line of a page's frontmatter.
+func withoutVerified(text string) string {
+	stripped := pytext.Strip(text)
+	block, err := frontmatter.Scan(stripped)
+	if err != nil {
+		return stripped
+	}
+	k, ok := block.Get("verified")
+	if !ok {
+		return stripped
+	}
+	lines := pytext.SplitLines(stripped)
+	return strings.Join(append(append([]string{}, lines[:k.Line]...), lines[k.Line+1:]...), "\n")
 }
 
 // isAncestor reports whether a is b or one of its ancestors.

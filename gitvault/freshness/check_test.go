@@ -1,8 +1,10 @@
 package freshness
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const pg = "EchoesVault/pages/auth.md"
@@ -105,4 +107,120 @@ func cite(t *testing.T, rep Report, path string) Result {
 	}
 	t.Fatalf("%s does not cite %s: %+v", rep.Path, path, rep.Citations)
 	return Result{}
+}
+
+func TestAnchors(t *testing.T) {
+	r := newRepo(t)
+	r.write("a.go", lines(10, "a"))
+	c1 := r.commit("code")
+	r.write(pg, page([]string{"a.go:2-3"}, ""))
+	r.commit("page")
+	// A pure rename of the page does not move its anchor.
+	r.git("mv", pg, "EchoesVault/pages/auth2.md")
+	r.commit("rename page")
+	r.write("a.go", strings.Replace(lines(10, "a"), "a line 2\n", "changed\n", 1))
+	c4 := r.commit("change a")
+	rep := r.check("EchoesVault/pages/auth2.md")[0]
+	if rep.Verdict != Drifted || rep.Anchor.Commit == r.git("rev-parse", "HEAD~1") {
+		t.Fatalf("a renamed page keeps its anchor: %+v", rep)
+	}
+
+	// confirm's edit, committed: the anchor is the verified commit, so a
+	// code change committed with the confirmation still counts.
+	text := r.read("EchoesVault/pages/auth2.md")
+	confirmed, err := SetVerified(text, c4, "2026-01-01T00:00:05Z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.write("EchoesVault/pages/auth2.md", confirmed)
+	// Uncommitted: anchored at the work tree, fresh.
+	reps, err := Check(r.open(), c4, []Doc{{Path: "EchoesVault/pages/auth2.md", Text: confirmed, WorkTree: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reps[0].Verdict != Fresh || !reps[0].Anchor.WorkTree {
+		t.Fatalf("work tree anchor: %+v", reps[0])
+	}
+	r.commit("confirm")
+	rep = r.check("EchoesVault/pages/auth2.md")[0]
+	if rep.Verdict != Fresh || !rep.Anchor.Verified || rep.Anchor.Commit != c4 {
+		t.Fatalf("verified anchor: %+v", rep.Anchor)
+	}
+	r.write("a.go", strings.Replace(r.read("a.go"), "a line 3\n", "changed too\n", 1))
+	r.write("EchoesVault/pages/auth2.md", strings.Replace(confirmed, c4, c1, 1))
+	r.commit("page says verified at c1, with a code change")
+	// The page's last change touched only verified:, naming c1 (an
+	// ancestor): drift is counted from c1, so both code changes count.
+	rep = r.check("EchoesVault/pages/auth2.md")[0]
+	if rep.Anchor.Commit != c1 || rep.Verdict != Drifted || rep.Citations[0].Count != 2 {
+		t.Fatalf("verified at an older commit: %+v", rep)
+	}
+	// Any other edit of the page anchors it at the edit.
+	r.write("EchoesVault/pages/auth2.md", r.read("EchoesVault/pages/auth2.md")+"\nnew text\n")
+	edit := r.commit("edit page")
+	if rep = r.check("EchoesVault/pages/auth2.md")[0]; rep.Anchor.Commit != edit || rep.Anchor.Verified {
+		t.Fatalf("edited page: %+v", rep.Anchor)
+	}
+}
+
+func TestMemoryAnchor(t *testing.T) {
+	r := newRepo(t)
+	r.write("a.go", lines(3, "a"))
+	c1 := r.commit("one") // 00:00:01
+	r.write("a.go", lines(4, "a"))
+	c2 := r.commit("two") // 00:00:02
+	at := func(s string) time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	docs := []Doc{
+		{Path: ".ecc/memory/team/m1.md", Memory: true, Text: "Look at `a.go` and `sources:`.", UpdatedAt: at("2026-01-01T00:00:01Z")},
+		{Path: ".ecc/memory/team/m2.md", Memory: true, Text: "Look at `a.go`.", UpdatedAt: at("2026-01-01T00:00:03Z")},
+		{Path: ".ecc/memory/team/m3.md", Memory: true, Text: "Nothing cited.", UpdatedAt: at("2025-01-01T00:00:00Z")},
+	}
+	reps, err := Check(r.open(), c2, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reps[0].Anchor.Commit != c1 || reps[0].Verdict != Drifted || len(reps[0].Citations) != 1 {
+		t.Fatalf("memory at c1: %+v", reps[0])
+	}
+	if reps[1].Anchor.Commit != c2 || reps[1].Verdict != Fresh {
+		t.Fatalf("memory at c2: %+v", reps[1])
+	}
+	if reps[2].Anchor.Commit != c1 || reps[2].Verdict != Uncited {
+		t.Fatalf("memory older than the history: %+v", reps[2])
+	}
+}
+
+// In a shallow clone whose history stops after the page's last change,
+// the anchor is the shallow boundary and the report says so.
+func TestShallowClone(t *testing.T) {
+	r := newRepo(t)
+	r.write("a.go", lines(5, "a"))
+	r.write("b.go", lines(5, "b"))
+	r.commit("code")
+	r.write(pg, page([]string{"a.go", "b.go"}, ""))
+	r.commit("page")
+	r.write("a.go", lines(6, "a"))
+	r.commit("a before the boundary")
+	for i := 0; i < 3; i++ {
+		r.write("c.go", lines(i+1, "c"))
+		r.commit("c")
+	}
+	r.write("b.go", lines(6, "b"))
+	r.commit("b after the boundary")
+	clone := filepath.Join(t.TempDir(), "clone")
+	r.git("clone", "-q", "--depth", "3", "file://"+r.dir, clone)
+	c := &repoT{t: t, s: r.s, dir: clone, n: r.n}
+	rep := c.check(pg)[0]
+	if !rep.Anchor.Shallow || rep.Anchor.Commit != c.git("rev-parse", "HEAD~2") {
+		t.Fatalf("shallow anchor: %+v", rep.Anchor)
+	}
+	if cite(t, rep, "a.go").Verdict != Fresh || cite(t, rep, "b.go").Verdict != Drifted {
+		t.Fatalf("shallow verdicts: %+v", rep.Citations)
+	}
 }

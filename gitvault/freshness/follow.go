@@ -115,7 +115,7 @@ func (f *follower) mapLines(c *gitrepo.Commit, a, b string) error {
 	if err != nil {
 		return err
 	}
-	script := linediff.Lines(before, after)
+	script := blameScript(before, after)
 	ref := CommitRef{Hash: c.Hash, Date: c.CommitDate}
 	hit := false
 	lostIn := make([]int, len(script)) // cited lines each hunk replaced or deleted
@@ -175,6 +175,24 @@ func (f *follower) mapLines(c *gitrepo.Commit, a, b string) error {
 		f.touched = append([]CommitRef{ref}, f.touched...)
 	}
 	return nil
+}
+
+// blameScript is the edit script from before to after as git blame
+// --reverse computes it: blame diffs the later file against the earlier
+// one (blame.c pass_blame_to_parent, with the child as the "parent" in
+// reverse mode), and where two scripts cost the same (a moved block: the
+// block or the lines it jumped over) the direction decides which lines
+// git takes as kept. The script is that diff with its sides swapped.
+// git applies diff.indentHeuristic (on by default) there; this does not,
+// so it agrees with git blame -c diff.indentHeuristic=false, and can
+// differ from git's default only where a changed block could slide.
+func blameScript(before, after []string) []linediff.Change {
+	rev := linediff.Lines(after, before)
+	out := make([]linediff.Change, len(rev))
+	for i, h := range rev {
+		out[i] = linediff.Change{I1: h.I2, Chg1: h.Chg2, I2: h.I1, Chg2: h.Chg1}
+	}
+	return out
 }
 
 // renameTarget finds where f.path went in the commit from ptree to tree:

@@ -121,3 +121,5 @@ func page(sources []string, body string) string {
 	b.WriteString("---\n\n" + body + "\n")
 	return b.String()
 }
+
+type gitrepoCommit = gitrepo.Commit
