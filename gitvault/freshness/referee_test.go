@@ -2,8 +2,8 @@ package freshness
 
 import (
 	"fmt"
-	"os"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
