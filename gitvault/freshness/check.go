@@ -114,6 +114,9 @@ type checker struct {
 	chains  map[string][]*gitrepo.Commit
 	infos   map[string]*gitrepo.Commit
 	blobs   map[string][]string
+	changes map[string]map[string]bool              // commitChanges
+	chainIx map[string]chainIndex                   // indexChain, by range
+	rangeIx map[string]map[string][]*gitrepo.Commit // rangeIndex, by anchor
 }
 
 // Check computes the reports of docs against the target commit (a full
@@ -132,7 +135,8 @@ type checker struct {
 // report says so (Anchor.Shallow): drift before it cannot be seen.
 func Check(repo *gitrepo.Repo, target string, docs []Doc) ([]Report, error) {
 	k := &checker{repo: repo, tr: repo.NewTreeReader(), ranges: map[string][]*gitrepo.Commit{},
-		chains: map[string][]*gitrepo.Commit{}, infos: map[string]*gitrepo.Commit{}, blobs: map[string][]string{}}
+		chains: map[string][]*gitrepo.Commit{}, infos: map[string]*gitrepo.Commit{}, blobs: map[string][]string{},
+		changes: map[string]map[string]bool{}, chainIx: map[string]chainIndex{}, rangeIx: map[string]map[string][]*gitrepo.Commit{}}
 	defer k.tr.Close()
 	var err error
 	if k.shallow, err = repo.Shallow(); err != nil {
@@ -544,8 +548,14 @@ func (k *checker) verdict(c Citation, anchor *gitrepo.Commit) (Result, error) {
 			return res, err
 		}
 	}
+	ix, err := k.indexChain(anchor.Hash+".."+k.target.Hash, chain)
+	if err != nil {
+		return res, err
+	}
 	names := map[string]bool{c.Path: true}
-	for i := 1; i < len(chain) && !f.gone; i++ {
+	// Only the commits of the chain that change the path can change the
+	// citation: step from one to the next (the path may change on a rename).
+	for i := ix.next(f.path, 0); i > 0 && !f.gone; i = ix.next(f.path, i) {
 		if err := f.step(chain[i-1], chain[i]); err != nil {
 			return res, err
 		}
@@ -615,41 +625,46 @@ func (k *checker) verdict(c Citation, anchor *gitrepo.Commit) (Result, error) {
 // entry differs from every parent's. For files it counts the lines each
 // commit added and removed.
 func (k *checker) touching(anchor string, names map[string]bool, file bool) ([]CommitRef, error) {
+	ix, err := k.rangeIndex(anchor)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var commits []*gitrepo.Commit
+	for name := range names {
+		for _, c := range ix[name] {
+			if !seen[c.Hash] {
+				seen[c.Hash] = true
+				commits = append(commits, c)
+			}
+		}
+	}
 	rng, err := k.between(anchor, k.target.Hash)
 	if err != nil {
 		return nil, err
 	}
-	var out []CommitRef
-	for _, c := range rng {
-		if len(c.Parents) == 0 {
-			continue
+	order := make(map[string]int, len(commits))
+	if len(names) > 1 {
+		for i, c := range rng {
+			if seen[c.Hash] {
+				order[c.Hash] = i
+			}
 		}
-		ptrees := make([]string, len(c.Parents))
-		for j, p := range c.Parents {
-			pc, err := k.header(p)
+		sort.SliceStable(commits, func(i, j int) bool { return order[commits[i].Hash] < order[commits[j].Hash] })
+	}
+	var out []CommitRef
+	for _, c := range commits {
+		ref := CommitRef{Hash: c.Hash, Date: c.CommitDate}
+		if file && len(out) < MaxCommits {
+			pc, err := k.header(c.Parents[0])
 			if err != nil {
 				return nil, err
 			}
-			ptrees[j] = pc.Tree
-		}
-		for name := range names {
-			changed := true
-			for _, pt := range ptrees {
-				same, err := k.tr.SameEntry(pt, c.Tree, name)
-				if err != nil {
-					return nil, err
+			for name := range names {
+				if !k.changes[c.Hash][name] {
+					continue
 				}
-				if same {
-					changed = false
-					break
-				}
-			}
-			if !changed {
-				continue
-			}
-			ref := CommitRef{Hash: c.Hash, Date: c.CommitDate}
-			if file && len(out) < MaxCommits {
-				before, err := k.linesAt(ptrees[0], name)
+				before, err := k.linesAt(pc.Tree, name)
 				if err != nil {
 					return nil, err
 				}
@@ -662,9 +677,8 @@ func (k *checker) touching(anchor string, names map[string]bool, file bool) ([]C
 					ref.Removed += h.Chg1
 				}
 			}
-			out = append(out, ref)
-			break
 		}
+		out = append(out, ref)
 	}
 	return out, nil
 }
