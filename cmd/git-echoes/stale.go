@@ -13,6 +13,7 @@ import (
 	"github.com/git-echoes/git-echoes/gitvault/freshness"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
+	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // Memory freshness (issue 18): git echoes stale reports which pages (and
@@ -58,8 +59,10 @@ Options:
   --strict           exit 1 when anything is drifted or missing
   --workspace PATH   workspace directory (default: current directory)
 
-Read-only: reads the object store and the pages, writes nothing, takes no
-lock.
+Reads the object store and the pages and takes no lock; the only file it
+writes is its verdict cache, .git/echoes/stale/verdicts.json (never part of
+a tree; deleting it loses nothing), keyed by the target commit and each
+page's path and text.
 
 Exit status:
   0  the report was printed
@@ -118,7 +121,7 @@ func runStale(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reviewFail(stderr, err)
 	}
-	target, reps, err := staleReports(eng, *rev, fs.Args(), *memories)
+	target, reps, err := staleReports(eng, *rev, fs.Args(), *memories, stderr)
 	if err != nil {
 		return staleFail(stderr, err.Error())
 	}
@@ -142,7 +145,7 @@ func runStale(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 // staleReports collects the documents (the work tree's pages against HEAD,
 // or the pages at rev) and checks them.
-func staleReports(eng *gitvault.Engine, rev string, pages []string, memories bool) (string, []freshness.Report, error) {
+func staleReports(eng *gitvault.Engine, rev string, pages []string, memories bool, warn io.Writer) (string, []freshness.Report, error) {
 	if !eng.WS.InGit {
 		return "", nil, fmt.Errorf("Not inside a Git work tree: %s", eng.WS.Root)
 	}
@@ -169,9 +172,15 @@ func staleReports(eng *gitvault.Engine, rev string, pages []string, memories boo
 	if rev != "" {
 		docs = committed
 	} else {
+		// Compared as the page reader decodes both (universal newlines,
+		// echoes-conformance §2.3): a CRLF checkout of an LF blob is no
+		// uncommitted change, and must not pass for one (which would make
+		// the page fresh by definition).
 		byPath := map[string]string{}
 		for _, d := range committed {
-			byPath[d.Path] = d.Text
+			if text, err := pytext.DecodeText([]byte(d.Text)); err == nil {
+				byPath[d.Path] = text
+			}
 		}
 		names, err := eng.WS.PageNames()
 		if err != nil {
@@ -215,9 +224,17 @@ func staleReports(eng *gitvault.Engine, rev string, pages []string, memories boo
 		}
 		docs = append(docs, mems...)
 	}
-	reps, err := freshness.Check(repo, target, docs)
+	dir, err := eng.WS.LocalCacheDir("stale")
+	if err != nil {
+		return "", nil, err
+	}
+	reps, writeErr, err := freshness.CheckCached(repo, target, docs, dir)
 	if err != nil {
 		return "", nil, fmt.Errorf("Cannot compute freshness: %s", err)
+	}
+	if writeErr != nil {
+		// The report is right; only the next run is slower.
+		fmt.Fprintf(warn, "git echoes stale: warning: cannot write the verdict cache: %s\n", writeErr)
 	}
 	return target, reps, nil
 }

@@ -114,6 +114,7 @@ type checker struct {
 	chains  map[string][]*gitrepo.Commit
 	infos   map[string]*gitrepo.Commit
 	blobs   map[string][]string
+	pairs   map[string]map[string]bool              // changedPaths, by tree pair
 	changes map[string]map[string]bool              // commitChanges
 	chainIx map[string]chainIndex                   // indexChain, by range
 	rangeIx map[string]map[string][]*gitrepo.Commit // rangeIndex, by anchor
@@ -136,7 +137,7 @@ type checker struct {
 func Check(repo *gitrepo.Repo, target string, docs []Doc) ([]Report, error) {
 	k := &checker{repo: repo, tr: repo.NewTreeReader(), ranges: map[string][]*gitrepo.Commit{},
 		chains: map[string][]*gitrepo.Commit{}, infos: map[string]*gitrepo.Commit{}, blobs: map[string][]string{},
-		changes: map[string]map[string]bool{}, chainIx: map[string]chainIndex{}, rangeIx: map[string]map[string][]*gitrepo.Commit{}}
+		changes: map[string]map[string]bool{}, pairs: map[string]map[string]bool{}, chainIx: map[string]chainIndex{}, rangeIx: map[string]map[string][]*gitrepo.Commit{}}
 	defer k.tr.Close()
 	var err error
 	if k.shallow, err = repo.Shallow(); err != nil {

@@ -1,10 +1,13 @@
 package freshness
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 const pg = "EchoesVault/pages/auth.md"
@@ -222,5 +225,48 @@ func TestShallowClone(t *testing.T) {
 	}
 	if cite(t, rep, "a.go").Verdict != Fresh || cite(t, rep, "b.go").Verdict != Drifted {
 		t.Fatalf("shallow verdicts: %+v", rep.Citations)
+	}
+}
+
+func TestCheckCached(t *testing.T) {
+	r := newRepo(t)
+	r.write("a.go", lines(5, "a"))
+	r.write(pg, page([]string{"a.go:2"}, ""))
+	r.commit("one")
+	r.write("a.go", lines(6, "a"))
+	head := r.commit("two")
+	docs := []Doc{{Path: pg, Text: r.read(pg)}}
+	dir := filepath.Join(t.TempDir(), "stale")
+	render := func(reps []Report) string { return pyjson.Compact(JSON(head, reps)) }
+	want, err := Check(r.open(), head, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ { // cold, then from the cache
+		got, werr, err := CheckCached(r.open(), head, docs, dir)
+		if err != nil || werr != nil {
+			t.Fatal(err, werr)
+		}
+		if render(got) != render(want) {
+			t.Fatalf("run %d: %s\nwant %s", i, render(got), render(want))
+		}
+	}
+	// The cache is used: a doctored entry is what comes back ...
+	path := filepath.Join(dir, "verdicts.json")
+	data := r.readAbs(path)
+	os.WriteFile(path, []byte(strings.Replace(data, `"Verdict":"fresh"`, `"Verdict":"missing"`, 1)), 0o644)
+	got, _, _ := CheckCached(r.open(), head, docs, dir)
+	if got[0].Verdict != Missing {
+		t.Fatalf("cache not read: %+v", got[0])
+	}
+	// ... another text is another key, and a damaged file is ignored.
+	docs[0].Text += "\nmore\n"
+	if got, _, _ = CheckCached(r.open(), head, docs, dir); got[0].Verdict != Fresh {
+		t.Fatalf("new text: %+v", got[0])
+	}
+	os.WriteFile(path, []byte("{not json"), 0o644)
+	docs[0].Text = r.read(pg)
+	if got, werr, err := CheckCached(r.open(), head, docs, dir); err != nil || werr != nil || render(got) != render(want) {
+		t.Fatalf("damaged cache: %v %v %s", err, werr, render(got))
 	}
 }

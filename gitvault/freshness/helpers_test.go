@@ -123,3 +123,12 @@ func page(sources []string, body string) string {
 }
 
 type gitrepoCommit = gitrepo.Commit
+
+func (r *repoT) readAbs(p string) string {
+	r.t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return string(b)
+}

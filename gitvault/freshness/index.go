@@ -16,6 +16,10 @@ import (
 // changedPaths lists the files that differ between two trees, and every
 // directory above them.
 func (k *checker) changedPaths(a, b string) (map[string]bool, error) {
+	key := a + " " + b
+	if s, ok := k.pairs[key]; ok {
+		return s, nil
+	}
 	removed, added, err := k.tr.Changed(a, b, "")
 	if err != nil {
 		return nil, err
@@ -28,6 +32,7 @@ func (k *checker) changedPaths(a, b string) (map[string]bool, error) {
 			}
 		}
 	}
+	k.pairs[key] = set
 	return set, nil
 }
 
@@ -50,6 +55,12 @@ func (k *checker) commitChanges(c *gitrepo.Commit) (map[string]bool, error) {
 		}
 		if i == 0 {
 			out = set
+			if len(c.Parents) > 1 { // intersected below: keep the memo intact
+				out = make(map[string]bool, len(set))
+				for q := range set {
+					out[q] = true
+				}
+			}
 			continue
 		}
 		for q := range out {

@@ -268,7 +268,7 @@ func newTestChecker(t *testing.T, r *repoT, target string) *checker {
 	repo := r.open()
 	k := &checker{repo: repo, tr: repo.NewTreeReader(), ranges: map[string][]*gitrepoCommit{},
 		chains: map[string][]*gitrepoCommit{}, infos: map[string]*gitrepoCommit{}, blobs: map[string][]string{},
-		changes: map[string]map[string]bool{}, chainIx: map[string]chainIndex{}, rangeIx: map[string]map[string][]*gitrepoCommit{}}
+		changes: map[string]map[string]bool{}, pairs: map[string]map[string]bool{}, chainIx: map[string]chainIndex{}, rangeIx: map[string]map[string][]*gitrepoCommit{}}
 	t.Cleanup(func() { k.tr.Close() })
 	var err error
 	if k.shallow, err = repo.Shallow(); err != nil {
