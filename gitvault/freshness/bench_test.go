@@ -145,3 +145,36 @@ func BenchmarkGitLogNameOnly(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStaleWarm: the same run answered from the verdict cache
+// (reading the pages at the target, keying them, reading verdicts.json).
+func BenchmarkStaleWarm(b *testing.B) {
+	dir := citingHistory(b)
+	repo, err := gitrepo.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	head, err := repo.ResolveCommit("main")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cache := filepath.Join(b.TempDir(), "stale")
+	docs, err := TreePages(repo, head)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, werr, err := CheckCached(repo, head, docs, cache); err != nil || werr != nil {
+		b.Fatal(err, werr)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		docs, err := TreePages(repo, head)
+		if err != nil {
+			b.Fatal(err)
+		}
+		reps, werr, err := CheckCached(repo, head, docs, cache)
+		if err != nil || werr != nil || len(reps) != benchPages {
+			b.Fatal(err, werr, len(reps))
+		}
+	}
+}
