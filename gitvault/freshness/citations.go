@@ -62,7 +62,7 @@ type Invalid struct {
 
 // Sources reads the optional sources: frontmatter field of a page. The
 // protocol allows additional frontmatter fields and the index ignores
-// them (protocol §7, echoes-conformance §9 step 6), so this reads the
+// them (echoes-conformance §9 step 6), so this reads the
 // field without changing what makes the page valid: a page that the
 // frontmatter scanner refuses has no citations here and the gate reports
 // it as it always did. Accepted forms: a block list ("sources:" then

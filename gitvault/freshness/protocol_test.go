@@ -15,7 +15,7 @@ import (
 // (echoes-conformance §9 step 6) skips indented lines, reads every other
 // key line only to refuse duplicates, requires type, stack, status and
 // summary, and stores strip(content) + "\n" unmodified (step 2, step 10);
-// the index is built from the summary alone (§11). So a page carrying
+// the index is built from the summary alone (echoes-conformance §11). So a page carrying
 // sources: and verified: must be stored byte for byte by upsert, kept by
 // rebuild-index, and give exactly the index of the same page without
 // them. This is tested against our writer, which conforms to the reference
