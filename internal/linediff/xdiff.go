@@ -1,4 +1,8 @@
-package merge
+// Package linediff is git's xdiff line diff (Myers, no indent heuristic),
+// shared by the merge driver (merge) and the freshness verdicts
+// (gitvault/freshness), which map cited line ranges through each commit's
+// diff as git blame does.
+package linediff
 
 import "math"
 
@@ -6,7 +10,7 @@ import "math"
 // Myers implementation (xprepare.c, xdiffi.c: record classification,
 // trimming of common ends, discarding of unmatched and "multimatch" lines,
 // the bidirectional O(ND) middle-snake search and the group compaction),
-// so that the merge below agrees with `git merge-file` on which hunks
+// so that the merge driver agrees with `git merge-file` on which hunks
 // overlap. That includes xdiff's cost-limiting heuristics (xdiffi.c
 // xdl_split, as merge-file runs it: not XDF_NEED_MINIMAL), which only
 // start above an edit cost of 256 lines. Small pages never reach them;
@@ -14,8 +18,8 @@ import "math"
 // their size, and got a more minimal edit script than git's, so other
 // hunks and conflicts than `git merge-file` (issue 11 item 12).
 
-// change is one hunk of an edit script: a[i1:i1+chg1] becomes b[i2:i2+chg2].
-type change struct{ i1, i2, chg1, chg2 int }
+// Change is one hunk of an edit script: a[I1:I1+Chg1] becomes b[I2:I2+Chg2].
+type Change struct{ I1, I2, Chg1, Chg2 int }
 
 // xdfile is one side of a diff.
 type xdfile struct {
@@ -28,9 +32,9 @@ type xdfile struct {
 
 func (f *xdfile) changed(i int) bool { return i >= 0 && i < len(f.rchg) && f.rchg[i] }
 
-// diffLines returns git's (Myers, no indent heuristic) edit script from a
+// Lines returns git's (Myers, no indent heuristic) edit script from a
 // to b, lines compared byte for byte including their terminators.
-func diffLines(a, b []string) []change {
+func Lines(a, b []string) []Change {
 	classes := make(map[string]int, len(a)+len(b))
 	var len1, len2 []int
 	classify := func(recs []string, count *[]int) *xdfile {
@@ -513,8 +517,8 @@ func compact(f, fo *xdfile) {
 }
 
 // buildScript is xdl_build_script.
-func buildScript(f1, f2 *xdfile) []change {
-	var rev []change
+func buildScript(f1, f2 *xdfile) []Change {
+	var rev []Change
 	for i1, i2 := len(f1.rchg), len(f2.rchg); i1 >= 0 || i2 >= 0; i1, i2 = i1-1, i2-1 {
 		if f1.changed(i1-1) || f2.changed(i2-1) {
 			l1, l2 := i1, i2
@@ -524,10 +528,10 @@ func buildScript(f1, f2 *xdfile) []change {
 			for f2.changed(i2 - 1) {
 				i2--
 			}
-			rev = append(rev, change{i1: i1, i2: i2, chg1: l1 - i1, chg2: l2 - i2})
+			rev = append(rev, Change{I1: i1, I2: i2, Chg1: l1 - i1, Chg2: l2 - i2})
 		}
 	}
-	out := make([]change, len(rev))
+	out := make([]Change, len(rev))
 	for i, c := range rev {
 		out[len(rev)-1-i] = c
 	}
