@@ -15,6 +15,14 @@
 # error shape {"ok": false, "error": ...}, nothing on stdout, exit 2. Claude
 # Code and Codex show a SessionStart hook's stderr to the user when it
 # exits 2, and log an MCP server's stderr when it does not start.
+#
+# GIT_ECHOES_SESSION_START=off turns the SessionStart hook off without
+# touching the rest of the plugin: the hook then gives the answer of a
+# repository without a vault, {"continue": true, "suppressOutput": true}.
+if [ "${1:-}" = hook ] && [ "${2:-}" = session-start ] && [ "${GIT_ECHOES_SESSION_START:-}" = off ]; then
+  printf '%s\n' '{"continue": true, "suppressOutput": true}'
+  exit 0
+fi
 bin=${GIT_ECHOES_BIN:-}
 if [ -z "$bin" ]; then
   bin=$(command -v git-echoes 2>/dev/null) || bin=

@@ -219,6 +219,16 @@ if claude_bin=$(command -v claude); then
       *) fail "hook with the binary: [$out] [$(cat "$work/err.txt")]" ;;
     esac
     [ "$(treehash "$repo")" = "$h" ] && ok "the hook runs left the repository unchanged byte for byte" || fail "the hook changed the repository"
+    # Turning it off (README): plugin disable removes the server (and the
+    # hook and skills) from every session; enable brings it back.
+    "$claude_bin" plugin disable git-echoes@git-echoes >/dev/null 2>&1
+    (cd "$work/claude-vault" && PATH="$work/bin:$clientpath:$work/sys" "$claude_bin" mcp list) >"$work/mcp.txt" 2>&1
+    ! grep -q 'plugin:git-echoes' "$work/mcp.txt" && ok "claude plugin disable: no plugin server any more" ||
+      fail "after claude plugin disable: $(cat "$work/mcp.txt")"
+    "$claude_bin" plugin enable git-echoes@git-echoes >/dev/null 2>&1
+    (cd "$work/claude-vault" && PATH="$work/bin:$clientpath:$work/sys" "$claude_bin" mcp list) >"$work/mcp.txt" 2>&1
+    grep -q '^plugin:git-echoes:echoes: .*✔ Connected$' "$work/mcp.txt" && ok "claude plugin enable: the server is back" ||
+      fail "after claude plugin enable: $(cat "$work/mcp.txt")"
     echo "claude: $passed passed, $failed failed" >"$work/claude.count"
   )
   read -r _ p _ f _ <"$work/claude.count" 2>/dev/null || { p=0; f=1; }
@@ -298,6 +308,18 @@ if codex_bin=$(command -v codex); then
       fi
       [ "$(treehash "$repo")" = "$h" ] && ok "the $kind repository is unchanged byte for byte" || fail "the Codex checks changed the $kind repository"
     done
+    # Turning parts off (README): the server alone, then the whole plugin.
+    cp "$HOME/.codex/config.toml" "$work/config.toml"
+    printf '\n[plugins."git-echoes@git-echoes".mcp_servers.echoes]\nenabled = false\n' >>"$HOME/.codex/config.toml"
+    (cd "$work/codex-vault" && codex mcp list --json) >"$work/cmcp.json" 2>/dev/null
+    [ "$(json_get "$work/cmcp.json" '[(s["name"], s["enabled"]) for s in d]')" = "[('echoes', False)]" ] &&
+      ok "codex: mcp_servers.echoes.enabled = false under the plugin turns the server off" || fail "codex server off: $(cat "$work/cmcp.json")"
+    cp "$work/config.toml" "$HOME/.codex/config.toml"
+    sed -i '/^\[plugins."git-echoes@git-echoes"\]$/,/^enabled/ s/^enabled = true$/enabled = false/' "$HOME/.codex/config.toml"
+    (cd "$work/codex-vault" && codex mcp list --json) >"$work/cmcp.json" 2>/dev/null
+    [ "$(json_get "$work/cmcp.json" 'len(d)')" = 0 ] && ok "codex: enabled = false on the plugin turns it all off" ||
+      fail "codex plugin off: $(cat "$work/cmcp.json" "$HOME/.codex/config.toml")"
+    cp "$work/config.toml" "$HOME/.codex/config.toml"
     echo "codex: $passed passed, $failed failed" >"$work/codex.count"
   )
   read -r _ p _ f _ <"$work/codex.count" 2>/dev/null || { p=0; f=1; }

@@ -358,6 +358,28 @@ func TestSessionStartThroughPlugin(t *testing.T) {
 	}
 }
 
+// TestSessionStartOff: GIT_ECHOES_SESSION_START=off silences the hooks
+// (the README's way to turn that part off), with or without the binary,
+// writing nothing.
+func TestSessionStartOff(t *testing.T) {
+	for _, r := range runners(t) {
+		if r.mcp {
+			continue
+		}
+		for name, path := range map[string]string{"installed": binDir(t), "missing": t.TempDir()} {
+			t.Run(r.name+"/"+name, func(t *testing.T) {
+				dir := ourVault(t)
+				before := snapshot(t, dir)
+				got := r.run(t, dir, path, sessionStart, "GIT_ECHOES_SESSION_START=off")
+				if got.code != 0 || got.stderr != "" || got.stdout != "{\"continue\": true, \"suppressOutput\": true}\n" {
+					t.Errorf("got %+v", got)
+				}
+				assertUnchanged(t, dir, before)
+			})
+		}
+	}
+}
+
 // TestMCPThroughPlugin: with the binary installed, each plugin's server
 // answers initialize as git-echoes, in a repository with or without a
 // vault, and writes nothing by starting.
