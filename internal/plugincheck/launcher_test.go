@@ -140,9 +140,7 @@ func (r runner) run(t *testing.T, dir, path, stdin string, extraEnv ...string) r
 	// The commands call sh by name, as on every machine; nothing else of
 	// the machine's PATH is visible, so no installed git-echoes either.
 	env := []string{"PATH=" + path + string(os.PathListSeparator) + shDir(t, sh)}
-	for _, kv := range g.Vars() {
-		env = append(env, kv)
-	}
+	env = append(env, g.Vars()...)
 	if r.env != "" {
 		env = append(env, r.env+"="+root)
 	}
