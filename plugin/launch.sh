@@ -13,8 +13,12 @@
 # When the binary is missing it fails closed, like the project runtime
 # (.echoes-vault/echoes_vault.py): one line of JSON on stderr, the house
 # error shape {"ok": false, "error": ...}, nothing on stdout, exit 2. Claude
-# Code and Codex show a SessionStart hook's stderr to the user when it
-# exits 2, and log an MCP server's stderr when it does not start.
+# Code shows the stderr of a SessionStart hook that exits 2 to the user, and
+# the agents log an MCP server's stderr when it does not start.
+#
+# Codex substitutes no plugin root into an MCP server's arguments, so
+# mcp/codex.json carries these same lines inline (sh -c);
+# internal/plugincheck keeps the two in step.
 #
 # GIT_ECHOES_SESSION_START=off turns the SessionStart hook off without
 # touching the rest of the plugin: the hook then gives the answer of a
