@@ -39,12 +39,6 @@ finish() {
   [ "$failed" -eq 0 ]
   exit
 }
-# check WHAT CMD...: ok when CMD succeeds.
-check() {
-  local what=$1
-  shift
-  if "$@"; then ok "$what"; else fail "$what"; fi
-}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -159,8 +153,11 @@ if claude_bin=$(command -v claude); then
       fail "validate provides: got [$got], want [$want]"
 
     before=$(checkout_state)
-    check "claude plugin marketplace add <checkout>" \
-      "$claude_bin" plugin marketplace add "$root" --json >"$work/add.log" 2>&1
+    if "$claude_bin" plugin marketplace add "$root" --json >"$work/add.log" 2>&1; then
+      ok "claude plugin marketplace add <checkout>"
+    else
+      fail "claude plugin marketplace add <checkout>: $(cat "$work/add.log")"
+    fi
     "$claude_bin" plugin marketplace list --json >"$work/ml.json" 2>/dev/null
     [ "$(json_get "$work/ml.json" '[m["name"] for m in d]')" = "['git-echoes']" ] &&
       ok "claude plugin marketplace list: git-echoes" || fail "marketplace list: $(cat "$work/ml.json")"
@@ -182,7 +179,14 @@ if claude_bin=$(command -v claude); then
     else
       fail "claude plugin details: $(cat "$work/details.txt")"
     fi
-    [ "$(checkout_state)" = "$before" ] && ok "the checkout is unchanged by marketplace add and install" ||
+    # Claude Code's own release check: plugin.json and the marketplace entry
+    # agree (a dry run: no tag is made).
+    (cd "$root" && "$claude_bin" plugin tag --dry-run plugin) >"$work/tag.txt" 2>&1 &&
+      grep -q "^Version: $version (from plugin.json)\$" "$work/tag.txt" &&
+      grep -q "marketplace.json (version: $version)\$" "$work/tag.txt" &&
+      ok "claude plugin tag --dry-run: plugin.json and the marketplace entry agree on $version" ||
+      fail "claude plugin tag --dry-run: $(cat "$work/tag.txt")"
+    [ "$(checkout_state)" = "$before" ] && ok "the checkout is unchanged by marketplace add, install and tag --dry-run" ||
       fail "the checkout changed: $(git -C "$root" status --short)"
 
     # claude mcp list starts every server and reports its health.
