@@ -383,6 +383,9 @@ func agentsDocs(source, section string, p *Plan) ([]*doc, error) {
 		if m == nil {
 			continue
 		}
+		if from >= 0 && managed[i] {
+			continue // the managed block's own headings end nothing: it is left out whole
+		}
 		if from >= 0 && len(m[1]) <= level {
 			to = i
 			break
@@ -708,13 +711,16 @@ func noteBodies(docs []*doc, files map[string]*sourceFile, opt Options, p *Plan)
 			if ext == "" {
 				t = l.Target
 			}
+			// Like Obsidian: a note beside the linking one first, then a
+			// vault path, then any note of that name (the first by path),
+			// then a title or alias (Basic Memory links by title).
+			if to, ok := byPath[fold(path.Clean(path.Join(dir, t)))]; ok {
+				return to.stem, true
+			}
 			for _, m := range []map[string]*doc{byPath, byStem, byTitle} {
 				if to, ok := m[fold(t)]; ok {
 					return to.stem, true
 				}
-			}
-			if to, ok := byPath[fold(path.Clean(path.Join(dir, t)))]; ok {
-				return to.stem, true
 			}
 			p.BrokenLinks = append(p.BrokenLinks, BrokenLink{File: d.rel, Line: l.Line, Target: l.Target})
 			return "", false
@@ -730,7 +736,7 @@ func noteBodies(docs []*doc, files map[string]*sourceFile, opt Options, p *Plan)
 			d.body = "# " + d.title + "\n\n" + strings.TrimLeft(d.body, "\n")
 		}
 		if d.summary == "" {
-			d.summary = SummaryOf(d.rawBody)
+			d.summary = SummaryOf(d.body) // with the links rewritten
 		}
 		if d.summary == "" {
 			d.summary = BoundSummary(d.title)
