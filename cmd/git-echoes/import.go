@@ -101,16 +101,22 @@ func importFail(stderr io.Writer, msg string, problems []importer.Problem) int {
 		Error    string             `json:"error"`
 		Problems []importer.Problem `json:"problems"`
 	}{false, msg, problems}
-	io.WriteString(stderr, marshalLine(out))
+	io.WriteString(stderr, houseJSON(out, pyjson.Compact))
 	return exitError
 }
 
-func marshalLine(v any) string {
+// houseJSON renders v as every command's JSON is rendered (internal/pyjson:
+// Python's separators and escapes), through encoding/json for the struct.
+func houseJSON(v any, render func(pyjson.Value) string) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
-	return b.String()
+	val, err := pyjson.Decode(b.String())
+	if err != nil { // cannot happen: encoding/json wrote it
+		return b.String()
+	}
+	return render(val) + "\n"
 }
 
 func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -186,7 +192,7 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		io.WriteString(stdout, importText(reply))
 		return exitOK
 	}
-	io.WriteString(stdout, marshalLine(reply))
+	io.WriteString(stdout, houseJSON(reply, pyjson.Pretty))
 	return exitOK
 }
 
