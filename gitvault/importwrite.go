@@ -18,10 +18,11 @@ import (
 // hash-checked writer as upsert and end (protocol §11), and end with the
 // rebuild-index of protocol §12.12.
 
-// ImportPage is one page an import writes. ExpectedSHA256 is the protocol
-// §12.9 hash of the page's text when the importer read it ("" for a page
-// that did not exist then); it is checked again under the lock (protocol
-// §11.3), so an edit made between planning and writing is never overwritten.
+// ImportPage is one page an import writes. ExpectedSHA256 is the hash of
+// protocol §12.9 of the page's text when the importer read it ("" for a
+// page that did not exist then); it is checked again under the lock
+// (protocol §11.3), so an edit made between planning and writing is never
+// overwritten.
 type ImportPage struct {
 	Filename       string
 	Content        string
@@ -68,7 +69,7 @@ func PageStem(name string) string { return pageStem(name) }
 func PageTextHash(text string) string { return textHash(text) }
 
 // ValidateImportContent validates content as a complete page with the
-// required frontmatter (protocol §7.2, §7.3), and returns the text a writer
+// required frontmatter (protocol §7.2, protocol §7.3), and returns the text a writer
 // stores.
 func ValidateImportContent(content string) (string, error) {
 	p, err := validatePage(content, true)

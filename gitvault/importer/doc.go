@@ -12,7 +12,7 @@
 // rebuild-index) or the memory vault's create-only save.
 //
 // Every imported page records where it came from and what the import wrote
-// in two additional frontmatter fields, which protocol §7.2 and §20 allow:
+// in two additional frontmatter fields, which protocol §7.2 and protocol §20 allow:
 // imported_from (the source and the record) and import_sha256 (the SHA-256
 // of the page text without that line). A re-run compares them: a page still
 // holding what the last import wrote is replaced (or left alone when

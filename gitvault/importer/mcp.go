@@ -45,13 +45,13 @@ type Graph struct {
 }
 
 type rawRecord struct {
-	Type         *string          `json:"type"`
-	Name         *string          `json:"name"`
-	EntityType   *string          `json:"entityType"`
-	Observations *[]string        `json:"observations"`
-	From         *string          `json:"from"`
-	To           *string          `json:"to"`
-	RelationType *string          `json:"relationType"`
+	Type         *string   `json:"type"`
+	Name         *string   `json:"name"`
+	EntityType   *string   `json:"entityType"`
+	Observations *[]string `json:"observations"`
+	From         *string   `json:"from"`
+	To           *string   `json:"to"`
+	RelationType *string   `json:"relationType"`
 }
 
 // ParseJSONL parses a memory.jsonl. Every malformed line (truncated JSON,

@@ -443,9 +443,6 @@ type sourceFile struct {
 
 var validKeyRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 
-// reservedKeys are the fields the importer writes itself.
-var reservedKeys = map[string]bool{"type": true, "stack": true, "status": true, "summary": true, "imported_from": true, "import_sha256": true}
-
 func noteDocs(source string, kind Kind, p *Plan) ([]*doc, map[string]*sourceFile, error) {
 	files := map[string]*sourceFile{}
 	var notes []string
