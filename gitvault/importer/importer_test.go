@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/find"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
 )
 
@@ -377,6 +378,10 @@ Alpha is the **login service**. See [[Café]] and [[Beta|the beta]] and [[Missin
 		if err := os.Symlink(filepath.Dir(outside), filepath.Join(dir, "LinkedDir")); err != nil {
 			t.Fatal(err)
 		}
+		if err := os.Symlink(outside, filepath.Join(dir, "attachments", "linked.png")); err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(dir, "Embeds.md"), "# Embeds\n\n![[linked.png]]\n")
 	}
 	return dir
 }
@@ -454,7 +459,13 @@ func TestObsidianImport(t *testing.T) {
 		for _, s := range p.Skipped {
 			skipped[s.File] = strings.Contains(s.Message, "symbolic link")
 		}
-		if !skipped["Linked.md"] || !skipped["LinkedDir"] {
+		if _, err := os.Lstat(filepath.Join(ws, "EchoesVault", "assets", "linked.png")); err == nil {
+			t.Error("a symlinked attachment was copied")
+		}
+		if !strings.Contains(readPage(t, ws, "Embeds.md"), "![[linked.png]]") {
+			t.Error("the embed of a symlinked attachment was not kept as written")
+		}
+		if !skipped["Linked.md"] || !skipped["LinkedDir"] || !skipped["attachments/linked.png"] {
 			t.Errorf("skipped %+v", p.Skipped)
 		}
 	}
@@ -495,6 +506,7 @@ func TestBasicMemoryImport(t *testing.T) {
 	write(t, filepath.Join(src, "coffee", "brewing.md"), basicNote)
 	write(t, filepath.Join(src, "coffee", "origins.md"), "---\ntitle: Coffee Bean Origins\ntype: note\npermalink: coffee/coffee-bean-origins\n---\n\n# Coffee Bean Origins\n\n- [region] Ethiopia is the birthplace of coffee\n")
 	write(t, filepath.Join(src, "日本語", "メモ.md"), "---\ntitle: 日本語のメモ\npermalink: nihongo/memo\n---\n\nリンク [[Coffee Brewing Methods]]\n")
+	write(t, filepath.Join(src, "archive", "brewing-old.md"), "---\ntitle: Coffee Brewing Methods\npermalink: archive/coffee-brewing-methods\n---\n\n- [method] Cold brew takes twelve hours\n")
 	if k, err := Detect(src); err != nil || k != KindBasicMemory {
 		t.Fatalf("detect: %v %v", k, err)
 	}
@@ -502,7 +514,8 @@ func TestBasicMemoryImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(errText(err))
 	}
-	page := readPage(t, ws, "Coffee Brewing Methods.md")
+	// Duplicate titles: archive/ sorts first and keeps the name.
+	page := readPage(t, ws, "Coffee Brewing Methods 2.md")
 	for _, want := range []string{
 		`type: "note"`, `stack: ["coffee", "brewing"]`,
 		`summary: "Pour over provides more clarity in flavor than French press #brewing (compared side by side)"`,
@@ -523,6 +536,67 @@ func TestBasicMemoryImport(t *testing.T) {
 	if len(p.BrokenLinks) != 1 || p.BrokenLinks[0].Target != "Proper Grinding Technique" {
 		t.Errorf("broken %+v", p.BrokenLinks)
 	}
+	if old := readPage(t, ws, "Coffee Brewing Methods.md"); !strings.Contains(old, "archive/brewing-old.md") {
+		t.Errorf("duplicate title numbering:\n%s", old)
+	}
+	// Round trip: every observation and relation line is found by find.
+	for _, q := range []string{`"Pour over provides more clarity"`, `"Water at 94°C"`, "relates_to", "requires", `"Ethiopia is the birthplace"`, `"Cold brew takes twelve hours"`} {
+		res, err := find.Find(eng.WS, find.Options{Query: q, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 {
+			t.Errorf("find %s: no hit", q)
+		}
+	}
+}
+
+func TestNoteSecretsRefused(t *testing.T) {
+	ws, eng := newWorkspace(t)
+	src := t.TempDir()
+	write(t, filepath.Join(src, ".obsidian", "app.json"), "{}")
+	write(t, filepath.Join(src, "ok.md"), "fine\n\n![[key.txt]]\n")
+	write(t, filepath.Join(src, "key.txt"), "line one\n-----BEGIN RSA PRIVATE KEY-----\n")
+	write(t, filepath.Join(src, "sub", "creds.md"), "# Creds\n\nnothing\naws AKIAIOSFODNN7EXAMPLQ here\n")
+	before := snapshot(t, ws)
+	_, err := doImport(t, Options{Source: src, Engine: eng})
+	got := errText(err)
+	if !strings.Contains(got, "sub/creds.md:4: suspected credential") || strings.Contains(got, "AKIA") {
+		t.Fatalf("got %s", got)
+	}
+	sameSnapshot(t, before, snapshot(t, ws))
+	if err := os.Remove(filepath.Join(src, "sub", "creds.md")); err != nil {
+		t.Fatal(err)
+	}
+	_, err = doImport(t, Options{Source: src, Engine: eng})
+	if got := errText(err); !strings.Contains(got, "key.txt:2: suspected credential") || strings.Contains(got, "BEGIN RSA") {
+		t.Fatalf("attachment: %s", got)
+	}
+	sameSnapshot(t, before, snapshot(t, ws))
+}
+
+// TestConcurrentEditRefused: a page edited between planning and writing
+// is not overwritten: its hash is checked again under the lock.
+func TestConcurrentEditRefused(t *testing.T) {
+	ws, eng := newWorkspace(t)
+	src := filepath.Join(t.TempDir(), "memory.jsonl")
+	write(t, src, graph)
+	if _, err := doImport(t, Options{Source: src, Engine: eng}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, src, strings.Replace(graph, "Likes tea", "Likes water", 1))
+	opt := Options{Source: src, Engine: eng}
+	p, err := PlanImport(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(ws, "EchoesVault", "pages", "John Smith.md")
+	write(t, page, readPage(t, ws, "John Smith.md")+"\nEdited meanwhile.\n")
+	before := snapshot(t, ws)
+	if _, err := Apply(p, opt); err == nil || !strings.Contains(err.Error(), "Concurrent change detected") {
+		t.Fatalf("got %v", err)
+	}
+	sameSnapshot(t, before, snapshot(t, ws))
 }
 
 func TestAgentsMDSection(t *testing.T) {
