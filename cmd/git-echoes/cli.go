@@ -43,6 +43,7 @@ EchoesVault Protocol 1.0.0 runtime commands:
   search QUERY [--limit N] [--rev REV]
                                     literal case-insensitive search of page bodies
   find QUERY [options]              ranked search of pages, daily entries and memories
+  import SOURCE [options]           bring an MCP memory graph, notes or an AGENTS.md section in
   append [--payload PATH|-]         write one unique scratchpad entry
   upsert [--payload PATH|-]         create or replace one page (expectedSha256 for updates)
   end --confirm-explicit-user-end [--payload PATH|-]

@@ -184,6 +184,14 @@ func buildTopics() {
 				{name: "--tag", value: valText}, {name: "--since", value: valText},
 				{name: "--limit", value: valText}, {name: "--budget", value: valText},
 				{name: "--format", value: valChoices, choices: []string{"json", "text", "markdown"}}, workspace}}},
+		&helpTopic{name: "import", summary: "bring an MCP memory graph, Basic Memory or Obsidian notes, or an AGENTS.md section into the vault",
+			text: importUsage, section: secVault, page: "git-echoes-import",
+			compl: complSpec{anywhere: true, args: valFiles, flags: []complFlag{
+				{name: "--from", value: valChoices, choices: []string{"mcp-memory", "basic-memory", "obsidian", "agents-md"}},
+				{name: "--section", value: valText},
+				{name: "--into", value: valChoices, choices: []string{"pages", "memories"}},
+				{name: "--dry-run"}, {name: "--force"},
+				{name: "--format", value: valChoices, choices: []string{"json", "text"}}, workspace}}},
 		&helpTopic{name: "check", summary: "fail-closed gate over the work tree, index or a commit",
 			text: checkUsage, section: secGit, page: "git-echoes-check",
 			compl: complSpec{flags: []complFlag{

@@ -483,3 +483,10 @@ func checkFile(f gitvault.SnapFile, name string, isPage bool) fileCheck {
 	}
 	return res
 }
+
+// ScanSecrets is the gate's credential scan (rule "secret" of `git echoes
+// check`) over one text: the lines holding a known credential shape, by
+// family, never the value. The importer (gitvault/importer) calls this one,
+// not the memory vault's, so that it refuses exactly what the gate would
+// refuse.
+func ScanSecrets(path, text string) []Finding { return secretFindings(path, text) }
