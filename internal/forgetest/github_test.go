@@ -45,6 +45,7 @@ func (f *fixture) git(dir string, args ...string) string {
 // changes into the work tree of the branch memory; vault false leaves the
 // repository without a vault.
 func newFixture(t *testing.T, vault bool, head func(dir string)) *fixture {
+	requireTools(t)
 	f := &fixture{t: t, g: testenv.TempGit(t), bin: binary(t), tmp: t.TempDir()}
 	up := filepath.Join(t.TempDir(), "upstream")
 	f.upstream = up

@@ -90,6 +90,7 @@ type release struct {
 // this host only.
 func hostRelease(t *testing.T) release {
 	t.Helper()
+	requireTools(t)
 	root := t.TempDir()
 	if dir := os.Getenv("GIT_ECHOES_RELEASE_DIR"); dir != "" {
 		sums, err := os.ReadFile(filepath.Join(dir, "SHA256SUMS"))
@@ -291,4 +292,24 @@ func readOutputs(t *testing.T, path string) map[string]string {
 		}
 	}
 	return out
+}
+
+// requireTools: the scripts run under bash with curl, jq, git and tar, as
+// on GitHub's and GitLab's runners. Missing locally: skip; under CI=true
+// (.ci/run installs them): fail. Windows: the scripts run in Git Bash on
+// GitHub's Windows runners (.github/workflows/forge.yml); this harness
+// passes them Windows paths it does not translate, so it runs on Unix only.
+func requireTools(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the forge scripts are run by this harness on Unix only; forge.yml runs the action on Windows")
+	}
+	for _, tool := range []string{"bash", "curl", "jq", "git", "tar", "sh"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s is required (CI=true): %v", tool, err)
+			}
+			t.Skipf("%s not found: %v", tool, err)
+		}
+	}
 }

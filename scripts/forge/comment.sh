@@ -36,7 +36,7 @@ call() { # call METHOD URL [BODYFILE]: the HTTP status on stdout, the answer in 
   [ -n "${3:-}" ] && data=(--data-binary "@$3" -H 'Content-Type: application/json')
   curl -sS -o "$work/answer" -w '%{http_code}' -X "$1" \
     -H "Authorization: Bearer $GE_TOKEN" -H 'Accept: application/vnd.github+json' \
-    -H 'X-GitHub-Api-Version: 2022-11-28' "${data[@]}" "$2" 2>"$work/curl.err" || echo 000
+    -H 'X-GitHub-Api-Version: 2022-11-28' ${data[@]+"${data[@]}"} "$2" 2>"$work/curl.err" || echo 000
 }
 refused() { # refused STATUS WHAT
   case $1 in

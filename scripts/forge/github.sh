@@ -80,7 +80,7 @@ ensure_commit() {
   say "fetching $1 (not in the clone)"
   local depth=()
   is_shallow && depth=(--depth=1)
-  git fetch --quiet --no-tags "${depth[@]}" origin "$1" 2>"$work/fetch.err" || true
+  git fetch --quiet --no-tags ${depth[@]+"${depth[@]}"} origin "$1" 2>"$work/fetch.err" || true
   has_commit "$1" && return 0
   fail 2 "commit $1 is not in the clone and could not be fetched from origin ($(head -n 1 "$work/fetch.err")); check out with actions/checkout and fetch-depth: 0"
 }

@@ -32,6 +32,7 @@
 # $GITHUB_PATH when those are set; messages go to stderr, a failure also as
 # an ::error workflow command on stdout. Exit 0 installed; 1 anything else, with one line saying what
 # (unknown version, checksum mismatch, download failed, no Go).
+# Bash 3.2 (macOS /bin/bash) too: no empty-array "${a[@]}" under set -u.
 set -euo pipefail
 
 say() { printf 'git-echoes install: %s\n' "$*" >&2; }
@@ -101,7 +102,7 @@ fetch() { # fetch URL FILE: 0, or the HTTP status (000 when unreachable) on stdo
   if [ -n "${GE_API_TOKEN:-}" ] && [ "${3:-}" = api ]; then
     auth=(-H "Authorization: Bearer $GE_API_TOKEN")
   fi
-  code=$(curl -sSL --retry 3 --retry-delay 1 --connect-timeout 20 -o "$2" -w '%{http_code}' "${auth[@]}" "$1" 2>"$work/curl.err") || true
+  code=$(curl -sSL --retry 3 --retry-delay 1 --connect-timeout 20 -o "$2" -w '%{http_code}' ${auth[@]+"${auth[@]}"} "$1" 2>"$work/curl.err") || true
   case $code in
     2??) return 0 ;;
     *) printf '%s\n' "${code:-000}"; return 1 ;;
