@@ -281,7 +281,7 @@ func TestGitHubPullRequest(t *testing.T) {
 	for _, want := range []string{
 		"<!-- git-echoes:pull-request-report -->",
 		"**Gate failed** on `" + f.head[:12] + "`",
-		fmt.Sprintf("%d errors, %d warnings", wantErrors, wantWarnings),
+		fmt.Sprintf("%d errors, %s", wantErrors, map[bool]string{true: "1 warning", false: fmt.Sprintf("%d warnings", wantWarnings)}[wantWarnings == 1]),
 		"### Memory review (`" + f.base[:12] + "..." + f.head[:12] + "`)",
 		"rotation.md",
 		"| error | EchoesVault/pages/ci-token.md | 7 | secret |",

@@ -44,6 +44,7 @@ fail() { # fail STATUS MESSAGE: an ::error annotation and an exit
 }
 output() { [ -z "${GITHUB_OUTPUT:-}" ] || printf '%s=%s\n' "$1" "$2" >>"$GITHUB_OUTPUT"; }
 summary() { [ -z "${GITHUB_STEP_SUMMARY:-}" ] || cat >>"$GITHUB_STEP_SUMMARY"; }
+count() { if [ "$1" = 1 ]; then echo "1 $2"; else echo "$1 $3"; fi; }
 truthy() { case ${1:-} in true|True|TRUE|yes|1) return 0 ;; *) return 1 ;; esac; }
 
 bin=${GE_BIN:-git-echoes}
@@ -51,7 +52,7 @@ command -v "$bin" >/dev/null 2>&1 || [ -x "$bin" ] || fail 2 "git-echoes binary 
 limit=${GE_SUMMARY_LIMIT:-1048576}
 work=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/git-echoes-action.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-out_dir=${RUNNER_TEMP:-$work}
+out_dir=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
 git rev-parse --git-dir >/dev/null 2>&1 || fail 2 "$(pwd) is not a Git repository: check out the repository first (actions/checkout)"
 
 # --- what to compare ------------------------------------------------------------
@@ -184,7 +185,8 @@ report() {
         passed) printf '**Gate passed** on `%s`' "$short" ;;
         failed) printf '**Gate failed** on `%s`' "$short" ;;
       esac
-      printf ': %d errors, %d warnings%s.' "$errors" "$warnings" "$(truthy "${GE_STRICT:-false}" && echo ' (--strict: warnings fail too)')"
+      printf ': %s, %s%s.' "$(count "$errors" error errors)" "$(count "$warnings" warning warnings)" \
+        "$(truthy "${GE_STRICT:-false}" && echo ' (--strict: warnings fail too)')"
       [ "$vault" = true ] || printf ' No EchoesVault in this commit: nothing to check.'
       printf '\n\n'
     fi
