@@ -7,7 +7,6 @@ import (
 	"github.com/git-echoes/git-echoes/gitvault/gate"
 	"strconv"
 	"strings"
-
 )
 
 // `check --format codequality` (issue 20): the gate's findings as a GitLab

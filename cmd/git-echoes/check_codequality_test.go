@@ -5,7 +5,6 @@ import (
 	"github.com/git-echoes/git-echoes/gitvault/gate"
 	"testing"
 
-	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/internal/forgetest"
 )
 
