@@ -1,0 +1,36 @@
+package gitvault
+
+import (
+	"os"
+	"testing"
+)
+
+// BenchmarkLogRealRepo runs git echoes log --follow on a repository named
+// by ECHOES_BENCH_REPO (a clone of a real project, e.g. go-git's own
+// history with a page committed into EchoesVault/, as scripts/bench.sh
+// prepares it) for the page ECHOES_BENCH_PAGE (default top.md). It skips
+// without one: the test suite has no network, and its own histories are
+// generated (BenchmarkLogDeepPack).
+func BenchmarkLogRealRepo(b *testing.B) {
+	dir := os.Getenv("ECHOES_BENCH_REPO")
+	if dir == "" {
+		b.Skip("ECHOES_BENCH_REPO is not set (a clone of a real repository with a vault page)")
+	}
+	page := os.Getenv("ECHOES_BENCH_PAGE")
+	if page == "" {
+		page = "top.md"
+	}
+	e, err := Open(Options{Workspace: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	for b.Loop() {
+		res, err := e.Log(LogOptions{Target: page, Follow: true})
+		if err != nil || len(res.Entries) == 0 {
+			b.Fatalf("%v: %d entries", err, len(res.Entries))
+		}
+		n = len(res.Entries)
+	}
+	b.ReportMetric(float64(n), "entries/op")
+}
