@@ -2,6 +2,7 @@ package gitvault
 
 import (
 	"os"
+	"os/exec"
 	"testing"
 )
 
@@ -33,4 +34,22 @@ func BenchmarkLogRealRepo(b *testing.B) {
 		n = len(res.Entries)
 	}
 	b.ReportMetric(float64(n), "entries/op")
+}
+
+// BenchmarkLog1000DeepPack and BenchmarkGitLogFollow1000DeepPack are
+// BenchmarkLog1000's history packed as a real project's is (git repack
+// -adf --depth=50 --window=250: long delta chains of trees and pages),
+// where fast-import's pack has short ones.
+func BenchmarkLog1000DeepPack(b *testing.B) { benchLog(b, logRepoDeep(b)) }
+
+func BenchmarkGitLogFollow1000DeepPack(b *testing.B) { benchGitLog(b, logRepoDeep(b)) }
+
+func logRepoDeep(b *testing.B) string {
+	dir := logRepo(b)
+	cmd := exec.Command("git", "repack", "-a", "-d", "-f", "-q", "--depth=50", "--window=250")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%v: %s", err, out)
+	}
+	return dir
 }
