@@ -431,7 +431,7 @@ func decodePageCacheString(src string, dir string) (entries map[string]cachedPag
 		if !utf8.ValidString(e.typ) || !utf8.ValidString(e.status) || !utf8.ValidString(e.summary) {
 			return nil, nil, 0, false
 		}
-		if sorted != nil && len(sorted) > 0 && sorted[len(sorted)-1] >= name {
+		if len(sorted) > 0 && sorted[len(sorted)-1] >= name {
 			sorted = nil // not in order: the file is not encodePageCache's, and save sorts
 		}
 		if sorted != nil {
