@@ -144,7 +144,7 @@ func readManaged(path string) (text string, exists, isLink bool, err error) {
 func detail(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return osDetail(err)
+		return OSDetail(err)
 	}
 	return err.Error()
 }
@@ -154,13 +154,13 @@ func (p *adapterPlan) planProtocol(path string) error {
 	text, _, isLink, err := readManaged(path)
 	switch {
 	case isLink:
-		return errorf("Refusing to replace a symbolic link: %s", path)
+		return Errorf("Refusing to replace a symbolic link: %s", path)
 	case err != nil:
-		return wrapf(err, "Cannot read managed file %s: %s", path, detail(err))
+		return Wrapf(err, "Cannot read managed file %s: %s", path, detail(err))
 	case text == agentProtocolText:
 		return nil
 	case text != "" && !strings.Contains(text, generatedMarker):
-		return errorf("Refusing to overwrite non-EchoesVault file: %s. Move it or add the protocol manually.", path)
+		return Errorf("Refusing to overwrite non-EchoesVault file: %s. Move it or add the protocol manually.", path)
 	}
 	p.writes = append(p.writes, plannedWrite{path, []byte(agentProtocolText)})
 	p.result.ProtocolUpdated = true
@@ -176,9 +176,9 @@ func planGuide(path string) (data []byte, changed bool, err error) {
 	text, _, isLink, err := readManaged(path)
 	switch {
 	case isLink:
-		return nil, false, errorf("Refusing to update a symbolic-link agent guide: %s", path)
+		return nil, false, Errorf("Refusing to update a symbolic-link agent guide: %s", path)
 	case err != nil:
-		return nil, false, wrapf(err, "Cannot read agent guide %s: %s", path, detail(err))
+		return nil, false, Wrapf(err, "Cannot read agent guide %s: %s", path, detail(err))
 	}
 	newText, err := withManagedBlock(text, path)
 	if err != nil || newText == text {
@@ -189,7 +189,7 @@ func planGuide(path string) (data []byte, changed bool, err error) {
 		raw, err = nil, nil
 	}
 	if err != nil {
-		return nil, false, wrapf(err, "Cannot read agent guide %s: %s", path, detail(err))
+		return nil, false, Wrapf(err, "Cannot read agent guide %s: %s", path, detail(err))
 	}
 	newRaw, err := withManagedBlock(string(raw), path)
 	if err != nil {
@@ -206,12 +206,12 @@ func planGuide(path string) (data []byte, changed bool, err error) {
 func withManagedBlock(text, path string) (string, error) {
 	starts, ends := strings.Count(text, blockStart), strings.Count(text, blockEnd)
 	if starts != ends || starts > 1 {
-		return "", errorf("Malformed EchoesVault managed block in %s.", path)
+		return "", Errorf("Malformed EchoesVault managed block in %s.", path)
 	}
 	if starts == 1 {
 		i, j := strings.Index(text, blockStart), strings.Index(text, blockEnd)
 		if j < i+len(blockStart) {
-			return "", errorf("Malformed EchoesVault managed block in %s.", path)
+			return "", Errorf("Malformed EchoesVault managed block in %s.", path)
 		}
 		return text[:i] + managedBlock + text[j+len(blockEnd):], nil
 	}
@@ -227,9 +227,9 @@ func (p *adapterPlan) planSkill(ws *Workspace, path string) error {
 	text, _, isLink, err := readManaged(path)
 	switch {
 	case isLink:
-		return errorf("Refusing to replace a symbolic link: %s", path)
+		return Errorf("Refusing to replace a symbolic link: %s", path)
 	case err != nil:
-		return wrapf(err, "Cannot read managed file %s: %s", path, detail(err))
+		return Wrapf(err, "Cannot read managed file %s: %s", path, detail(err))
 	case text == skillText:
 		return nil
 	case text != "" && !strings.Contains(text, generatedMarker):
@@ -248,9 +248,9 @@ func (p *adapterPlan) planCommand(ws *Workspace, path, want string) error {
 	text, _, isLink, err := readManaged(path)
 	switch {
 	case isLink:
-		return errorf("Refusing to replace a symbolic-link OpenCode command: %s", path)
+		return Errorf("Refusing to replace a symbolic-link OpenCode command: %s", path)
 	case err != nil:
-		return wrapf(err, "Cannot read OpenCode command %s: %s", path, detail(err))
+		return Wrapf(err, "Cannot read OpenCode command %s: %s", path, detail(err))
 	case text == want:
 		return nil
 	case text != "" && !strings.Contains(text, generatedMarker) && !containsAny(text, legacyCommandSignatures):
@@ -334,17 +334,17 @@ func (w *writer) applyAdapters(p *adapterPlan) (adapterResult, error) {
 // planLines computes an ignore file with the missing rules appended.
 func planLines(path string, want []string) (data []byte, changed bool, err error) {
 	if fsx.IsSymlink(path) {
-		return nil, false, errorf("Refusing to update a symbolic-link ignore file: %s", path)
+		return nil, false, Errorf("Refusing to update a symbolic-link ignore file: %s", path)
 	}
 	existing := ""
 	raw, err := fsx.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return nil, false, wrapf(err, "Cannot read ignore file %s: %s", path, osDetail(err))
+		return nil, false, Wrapf(err, "Cannot read ignore file %s: %s", path, OSDetail(err))
 	default:
 		if existing, err = pytext.DecodeText(raw); err != nil {
-			return nil, false, wrapf(err, "Cannot read ignore file %s: invalid UTF-8", path)
+			return nil, false, Wrapf(err, "Cannot read ignore file %s: invalid UTF-8", path)
 		}
 	}
 	present := map[string]bool{}

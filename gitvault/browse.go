@@ -44,7 +44,7 @@ func (e *Engine) BrowsePages() ([]BrowsePage, error) {
 	src := dirSource{e.WS.Pages}
 	names, err := src.PageNames()
 	if err != nil {
-		return nil, wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, osDetail(err))
+		return nil, Wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, OSDetail(err))
 	}
 	out := make([]BrowsePage, len(names))
 	read, done := bufferedReader(src)
@@ -58,7 +58,7 @@ func (e *Engine) BrowsePages() ([]BrowsePage, error) {
 			var err error
 			buf, err = read(names[i], buf)
 			if err != nil {
-				p.Err = "Cannot read page: " + osDetail(err)
+				p.Err = "Cannot read page: " + OSDetail(err)
 				return
 			}
 			if !utf8.Valid(buf) {
@@ -76,7 +76,7 @@ func (e *Engine) BrowsePages() ([]BrowsePage, error) {
 }
 
 // PageSlug is the NFC stem of a page file name: its [[wikilink]] target.
-func PageSlug(name string) string { return pytext.NFC(pageStem(name)) }
+func PageSlug(name string) string { return pytext.NFC(PageStem(name)) }
 
 // browseParse fills the metadata and body of p from its text.
 func browseParse(p *BrowsePage, text string) {
@@ -101,7 +101,7 @@ func browseParse(p *BrowsePage, text string) {
 	if k, ok := block.Get("stack"); ok {
 		p.Stack = stackItems(block, k)
 	}
-	parsed, err := parsePage(stripped, true, false)
+	parsed, err := ParsePage(stripped, true, false)
 	if err != nil {
 		p.Err = ErrorMessage(err)
 		// Show what the block holds even when the page is invalid.
@@ -176,10 +176,10 @@ func (e *Engine) ReadDailyEntries() []DailyEntry {
 		d.Rel = rels[i]
 		d.Day, _, _ = strings.Cut(rels[i], "/")
 		base := rels[i][strings.LastIndexByte(rels[i], '/')+1:]
-		d.Stamp, d.Kind, d.Agent = parseDailyName(base)
+		d.Stamp, d.Kind, d.Agent = ParseDailyName(base)
 		data, err := fsx.ReadFile(filepath.Join(e.WS.Daily, filepath.FromSlash(rels[i])))
 		if err != nil {
-			d.Err = "Cannot read daily entry: " + osDetail(err)
+			d.Err = "Cannot read daily entry: " + OSDetail(err)
 			return
 		}
 		text, err := pytext.DecodeText(data)
@@ -205,10 +205,10 @@ func (e *Engine) ReadDailyEntries() []DailyEntry {
 	return sorted
 }
 
-// parseDailyName splits <stamp>Z-<kind>[-<agent>]-<8 hex>.md
+// ParseDailyName splits <stamp>Z-<kind>[-<agent>]-<8 hex>.md
 // (echoes-conformance §13.1). A name of another shape keeps its stem as the
 // kind's place: nothing is guessed.
-func parseDailyName(name string) (stamp, kind, agent string) {
+func ParseDailyName(name string) (stamp, kind, agent string) {
 	stem := strings.TrimSuffix(name, ".md")
 	i := strings.Index(stem, "Z-")
 	if i < 0 {

@@ -66,7 +66,7 @@ func TestParseDailyName(t *testing.T) {
 		{"20260101T120000123456Z-scratchpad-0a1b2c3d.md", "20260101T120000123456Z", "scratchpad", ""},
 		{"notes.md", "", "", ""},
 	} {
-		s, k, a := parseDailyName(c.in)
+		s, k, a := ParseDailyName(c.in)
 		if s != c.stamp || k != c.kind || a != c.agent {
 			t.Errorf("%s: %q %q %q", c.in, s, k, a)
 		}

@@ -29,7 +29,7 @@ func (e *Engine) Hash(filename string) (pyjson.Value, error) {
 		return pyjson.Value{}, err
 	}
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-		return pyjson.Value{}, errorf("Page does not exist: %s", name)
+		return pyjson.Value{}, Errorf("Page does not exist: %s", name)
 	}
 	text, _, err := readPageText(path, name)
 	if err != nil {
@@ -59,7 +59,7 @@ func (e *Engine) preparePage(item *pyjson.Obj, unchangedOK bool) (*preparedPage,
 	}
 	// After the Windows refusal, which names the reason Windows gives for the
 	// control characters they share (issue 8).
-	if err := refuseUnsafePageName(name); err != nil {
+	if err := RefuseUnsafePageName(name); err != nil {
 		return nil, err
 	}
 	path, err := e.WS.pageTarget(name)
@@ -68,13 +68,13 @@ func (e *Engine) preparePage(item *pyjson.Obj, unchangedOK bool) (*preparedPage,
 	}
 	content := field(item, "content")
 	if content.Kind != pyjson.String || pytext.IsBlank(content.S) {
-		return nil, errorf("Page content must be a non-empty string.")
+		return nil, Errorf("Page content must be a non-empty string.")
 	}
 	page, err := validatePage(content.S, false)
 	if err != nil {
 		return nil, err
 	}
-	slug := pageStem(name)
+	slug := PageStem(name)
 	desc, hasDesc := item.Get("indexDescription")
 	switch {
 	case !page.HasSummary:
@@ -91,7 +91,7 @@ func (e *Engine) preparePage(item *pyjson.Obj, unchangedOK bool) (*preparedPage,
 			return nil, err
 		}
 		if summary != page.Summary {
-			return nil, errorf("indexDescription conflicts with frontmatter summary for %s.", name)
+			return nil, Errorf("indexDescription conflicts with frontmatter summary for %s.", name)
 		}
 	}
 	if page, err = validatePage(page.Text, true); err != nil {
@@ -113,10 +113,10 @@ func (e *Engine) preparePage(item *pyjson.Obj, unchangedOK bool) (*preparedPage,
 	if existed && !(unchangedOK && current == page.Text) {
 		expected := field(item, "expectedSha256")
 		if expected.Kind != pyjson.String || expected.S == "" {
-			return nil, errorf("Updating %s requires expectedSha256 from the content read before writing.", name)
+			return nil, Errorf("Updating %s requires expectedSha256 from the content read before writing.", name)
 		}
 		if found := textHash(current); expected.S != found {
-			return nil, errorf("Concurrent change detected for %s: expected %s, found %s.", name, expected.S, found)
+			return nil, Errorf("Concurrent change detected for %s: expected %s, found %s.", name, expected.S, found)
 		}
 	}
 	return &preparedPage{indexPage: indexPage{Name: name, Page: page}, Path: path, Existed: existed}, nil
@@ -177,7 +177,7 @@ func (e *Engine) Append(load Payload) (pyjson.Value, error) {
 		}
 		entry := field(payload, "entry")
 		if entry.Kind != pyjson.String || pytext.IsBlank(entry.S) {
-			return pyjson.Value{}, errorf("Append payload requires a non-empty string field named 'entry'.")
+			return pyjson.Value{}, Errorf("Append payload requires a non-empty string field named 'entry'.")
 		}
 		pa, hasAgent := payload.Get("agent")
 		agent, err := resolveAgent(pa, hasAgent, e.opt.Agent)
@@ -253,7 +253,7 @@ func rawStats(raw pyjson.Value) (Stats, bool) {
 // End finalizes a session (echoes-conformance §15.10). confirmed is --confirm-explicit-user-end.
 func (e *Engine) End(load Payload, confirmed bool) (pyjson.Value, error) {
 	if !confirmed {
-		return pyjson.Value{}, errorf("Final memory save requires --confirm-explicit-user-end from the echoes-end workflow.")
+		return pyjson.Value{}, Errorf("Final memory save requires --confirm-explicit-user-end from the echoes-end workflow.")
 	}
 	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		payload, err := decodePayload(load)
@@ -262,22 +262,22 @@ func (e *Engine) End(load Payload, confirmed bool) (pyjson.Value, error) {
 		}
 		summary := field(payload, "dailySummary")
 		if summary.Kind != pyjson.String || pytext.IsBlank(summary.S) {
-			return pyjson.Value{}, errorf("End payload requires a non-empty dailySummary.")
+			return pyjson.Value{}, Errorf("End payload requires a non-empty dailySummary.")
 		}
 		items := []pyjson.Value{}
 		if pv, ok := payload.Get("pages"); ok {
 			if pv.Kind != pyjson.Array {
-				return pyjson.Value{}, errorf("End payload pages must be an array of objects.")
+				return pyjson.Value{}, Errorf("End payload pages must be an array of objects.")
 			}
 			for _, it := range pv.Arr {
 				if it.Kind != pyjson.Object {
-					return pyjson.Value{}, errorf("End payload pages must be an array of objects.")
+					return pyjson.Value{}, Errorf("End payload pages must be an array of objects.")
 				}
 			}
 			items = pv.Arr
 		}
 		if iu, ok := payload.Get("indexUpdates"); ok && iu.Kind != pyjson.Null && !(iu.Kind == pyjson.Array && len(iu.Arr) == 0) {
-			return pyjson.Value{}, errorf("indexUpdates are no longer accepted because index.md is generated from page summaries.")
+			return pyjson.Value{}, Errorf("indexUpdates are no longer accepted because index.md is generated from page summaries.")
 		}
 		pa, hasAgent := payload.Get("agent")
 		agent, err := resolveAgent(pa, hasAgent, e.opt.Agent)
@@ -292,7 +292,7 @@ func (e *Engine) End(load Payload, confirmed bool) (pyjson.Value, error) {
 				return pyjson.Value{}, err
 			}
 			if seen[p.Path] {
-				return pyjson.Value{}, errorf("End payload contains duplicate page: %s", p.Name)
+				return pyjson.Value{}, Errorf("End payload contains duplicate page: %s", p.Name)
 			}
 			seen[p.Path] = true
 			prepared = append(prepared, p)
@@ -382,7 +382,7 @@ func (e *Engine) RebuildIndex() (pyjson.Value, error) {
 // Hydrate refreshes only the ignored generated files (echoes-conformance §15.4).
 func (e *Engine) Hydrate() (pyjson.Value, error) {
 	if fi, err := os.Lstat(e.WS.Runtime); err != nil || !fi.Mode().IsRegular() {
-		return pyjson.Value{}, errorf("Project runtime is missing. Run the echoes-init workflow before hydrate.")
+		return pyjson.Value{}, Errorf("Project runtime is missing. Run the echoes-init workflow before hydrate.")
 	}
 	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		w.sweepAll() // issue 11 item 1
@@ -397,20 +397,20 @@ func (e *Engine) Hydrate() (pyjson.Value, error) {
 	})
 }
 
-// sessionContext renders the Markdown session context of start
+// SessionContext renders the Markdown session context of start
 // (echoes-conformance §15.5) from the rendered index and the chosen daily
 // entries (paths relative to daily/, slash-separated), read with read.
-func sessionContext(idx *index, entries []string, read func(rel string) ([]byte, error)) (string, error) {
+func SessionContext(idx *index, entries []string, read func(rel string) ([]byte, error)) (string, error) {
 	lines := []string{"# EchoesVault session context", "", "## Index", "", pytext.RStrip(idx.Text), "",
 		"## Recent session entries (" + itoa(len(entries)) + ")"}
 	for _, rel := range entries {
 		data, err := read(rel)
 		if err != nil {
-			return "", wrapf(err, "Cannot read daily entry %s: %s", rel, osDetail(err))
+			return "", Wrapf(err, "Cannot read daily entry %s: %s", rel, OSDetail(err))
 		}
 		text, err := pytext.DecodeText(data)
 		if err != nil {
-			return "", wrapf(err, "Cannot read daily entry %s: invalid UTF-8", rel)
+			return "", Wrapf(err, "Cannot read daily entry %s: invalid UTF-8", rel)
 		}
 		lines = append(lines, "", "### "+filepath.FromSlash(rel), "", pytext.RStrip(text))
 	}
@@ -423,9 +423,9 @@ func sessionContext(idx *index, entries []string, read func(rel string) ([]byte,
 	return pytext.RStrip(strings.Join(lines, "\n")) + "\n", nil
 }
 
-// recentEntries orders daily entries newest first by NFC name and keeps
+// RecentEntries orders daily entries newest first by NFC name and keeps
 // the first recent (echoes-conformance §15.5).
-func recentEntries(entries []string, recent int) []string {
+func RecentEntries(entries []string, recent int) []string {
 	keys := make(map[string]string, len(entries))
 	for _, rel := range entries {
 		keys[rel] = pytext.NFC(rel)
@@ -440,7 +440,7 @@ func recentEntries(entries []string, recent int) []string {
 // Start refreshes the index, marks the session started and returns the
 // Markdown session context (echoes-conformance §15.5).
 func (e *Engine) Start(recent int) (string, error) {
-	recent = max(0, min(recent, maxRecent))
+	recent = max(0, min(recent, MaxRecent))
 	var out string
 	_, err := e.lockedMutation(func(w *writer) (pyjson.Value, error) {
 		agent, err := e.flagAgent()
@@ -459,8 +459,8 @@ func (e *Engine) Start(recent int) (string, error) {
 		}
 		var entries []string
 		walkDaily(e.WS.Daily, func(rel string) bool { entries = append(entries, rel); return true })
-		entries = recentEntries(entries, recent)
-		out, err = sessionContext(idx, entries, func(rel string) ([]byte, error) {
+		entries = RecentEntries(entries, recent)
+		out, err = SessionContext(idx, entries, func(rel string) ([]byte, error) {
 			return fsx.ReadFile(filepath.Join(e.WS.Daily, filepath.FromSlash(rel)))
 		})
 		if err != nil {

@@ -45,7 +45,7 @@ func NormalizeAgent(name string) (string, error) {
 	}
 	out := strings.Trim(b.String(), "-.")
 	if out == "" {
-		return "", errorf("Payload agent must contain at least one letter or number.")
+		return "", Errorf("Payload agent must contain at least one letter or number.")
 	}
 	return pytext.Truncate(out, agentNameLimit), nil
 }
@@ -68,7 +68,7 @@ func resolveAgent(payloadAgent pyjson.Value, hasPayloadAgent bool, flagAgent *st
 	// validated early, so the bytes stay the reference's. Our own commands
 	// (mcp) name the option around them.
 	if candidate.Kind != pyjson.String || pytext.IsBlank(candidate.S) {
-		return nil, errorf("Payload agent must be a non-empty string when provided.")
+		return nil, Errorf("Payload agent must be a non-empty string when provided.")
 	}
 	name, err := NormalizeAgent(candidate.S)
 	if err != nil {
@@ -82,7 +82,7 @@ func (ws *Workspace) dailyEntry(kind, text string, agent *string) (path string, 
 	utc := now().UTC()
 	var rnd [4]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
-		return "", nil, wrapf(err, "Cannot generate a daily entry name: %s", err.Error())
+		return "", nil, Wrapf(err, "Cannot generate a daily entry name: %s", err.Error())
 	}
 	stamp := fmt.Sprintf("%sT%s%06dZ", utc.Format("20060102"), utc.Format("150405"), utc.Nanosecond()/1000)
 	name := stamp + "-" + kind

@@ -25,7 +25,7 @@ func (e *Engine) PageNames() ([]string, error) {
 		return []string{}, nil
 	}
 	if err != nil {
-		return nil, wrapf(err, "Cannot list pages: %s", osDetail(err))
+		return nil, Wrapf(err, "Cannot list pages: %s", OSDetail(err))
 	}
 	return names, nil
 }
@@ -57,15 +57,15 @@ func (e *Engine) ReadDaily(entry string) (string, error) {
 	found := false
 	walkDaily(e.WS.Daily, func(rel string) bool { found = rel == entry; return !found })
 	if !found {
-		return "", errorf("Daily entry does not exist: %s", entry)
+		return "", Errorf("Daily entry does not exist: %s", entry)
 	}
 	data, err := fsx.ReadFile(filepath.Join(e.WS.Daily, filepath.FromSlash(entry)))
 	if err != nil {
-		return "", wrapf(err, "Cannot read daily entry %s: %s", entry, osDetail(err))
+		return "", Wrapf(err, "Cannot read daily entry %s: %s", entry, OSDetail(err))
 	}
 	text, err := pytext.DecodeText(data)
 	if err != nil {
-		return "", wrapf(err, "Cannot read daily entry %s: invalid UTF-8", entry)
+		return "", Wrapf(err, "Cannot read daily entry %s: invalid UTF-8", entry)
 	}
 	return text, nil
 }

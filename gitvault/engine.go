@@ -47,6 +47,11 @@ func (e *Engine) pageCache() *pageCache {
 	return e.pages
 }
 
+// Options returns the global options the engine was opened with, for the
+// commands of other packages that refuse or honour them (review's as-of
+// reads refuse the write flags).
+func (e *Engine) Options() Options { return e.opt }
+
 // Open resolves the workspace (echoes-conformance §3). It writes nothing.
 func Open(opt Options) (*Engine, error) {
 	ws, err := ResolveWorkspace(opt.Workspace)
@@ -64,18 +69,18 @@ type Payload func() ([]byte, error)
 func decodePayload(load Payload) (*pyjson.Obj, error) {
 	data, err := load()
 	if err != nil {
-		return nil, wrapf(err, "Cannot read JSON payload: %s", osDetail(err))
+		return nil, Wrapf(err, "Cannot read JSON payload: %s", OSDetail(err))
 	}
 	text, err := pytext.DecodeText(data)
 	if err != nil {
-		return nil, wrapf(err, "Cannot read JSON payload: %s", err.Error())
+		return nil, Wrapf(err, "Cannot read JSON payload: %s", err.Error())
 	}
 	v, err := pyjson.Decode(text)
 	if err != nil {
-		return nil, wrapf(err, "Cannot read JSON payload: %s", err.Error())
+		return nil, Wrapf(err, "Cannot read JSON payload: %s", err.Error())
 	}
 	if v.Kind != pyjson.Object {
-		return nil, errorf("JSON payload must be an object.")
+		return nil, Errorf("JSON payload must be an object.")
 	}
 	return v.Obj, nil
 }
@@ -140,7 +145,7 @@ func (e *Engine) render(proposed []indexPage) (*index, error) {
 	src := dirSource{e.WS.Pages}
 	names, err := src.PageNames()
 	if err != nil {
-		return nil, wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, osDetail(err))
+		return nil, Wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, OSDetail(err))
 	}
 	replace := make(map[string]int, len(proposed))
 	for i, p := range proposed {
@@ -215,7 +220,7 @@ func (e *Engine) finishState(w *writer, st *State, stats Stats, agent *string) (
 func refuseSymlinkTargets(paths ...string) error {
 	for _, p := range paths {
 		if fsx.IsSymlink(p) {
-			return errorf("Refusing to replace a symbolic link: %s", p)
+			return Errorf("Refusing to replace a symbolic link: %s", p)
 		}
 		if err := refuseIrregular(p); err != nil {
 			return err
@@ -231,7 +236,7 @@ func refuseIrregular(p string) error {
 	if err != nil || fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0 {
 		return nil
 	}
-	return errorf("Refusing to replace %s: it is %s, not a regular file", p, fsx.DescribeType(fi.Mode().Type()))
+	return Errorf("Refusing to replace %s: it is %s, not a regular file", p, fsx.DescribeType(fi.Mode().Type()))
 }
 
 // pageTarget resolves a normalized page file name to its path, refusing a
@@ -239,7 +244,7 @@ func refuseIrregular(p string) error {
 func (ws *Workspace) pageTarget(name string) (string, error) {
 	p := filepath.Join(ws.Pages, name)
 	if fsx.IsSymlink(p) {
-		return "", errorf("Refusing to read or replace a symbolic-link page: %s", name)
+		return "", Errorf("Refusing to read or replace a symbolic-link page: %s", name)
 	}
 	return p, nil
 }
@@ -252,11 +257,11 @@ func readPageText(path, name string) (text string, exists bool, err error) {
 		return "", false, nil
 	}
 	if err != nil {
-		return "", true, wrapf(err, "Cannot read page %s: %s", name, osDetail(err))
+		return "", true, Wrapf(err, "Cannot read page %s: %s", name, OSDetail(err))
 	}
 	text, err = pytext.DecodeText(data)
 	if err != nil {
-		return "", true, wrapf(err, "Cannot read page %s: invalid UTF-8", name)
+		return "", true, Wrapf(err, "Cannot read page %s: invalid UTF-8", name)
 	}
 	return text, true, nil
 }

@@ -18,9 +18,9 @@ type Error struct {
 func (e *Error) Error() string { return e.Msg }
 func (e *Error) Unwrap() error { return e.Err }
 
-func errorf(format string, args ...any) *Error { return &Error{Msg: fmt.Sprintf(format, args...)} }
+func Errorf(format string, args ...any) *Error { return &Error{Msg: fmt.Sprintf(format, args...)} }
 
-func wrapf(cause error, format string, args ...any) *Error {
+func Wrapf(cause error, format string, args ...any) *Error {
 	return &Error{Msg: fmt.Sprintf(format, args...), Err: cause}
 }
 

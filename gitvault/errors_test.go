@@ -9,7 +9,7 @@ import (
 )
 
 func TestErrorMessageAndReply(t *testing.T) {
-	wrapped := fmt.Errorf("context: %w", errorf("Page not found: x.md"))
+	wrapped := fmt.Errorf("context: %w", Errorf("Page not found: x.md"))
 	if got := ErrorMessage(wrapped); got != "Page not found: x.md" {
 		t.Errorf("ErrorMessage(wrapped engine error) = %q", got)
 	}

@@ -17,12 +17,12 @@ type PageInfo struct {
 // ParsePageInfo parses one page as the index does (a valued summary is
 // required, echoes-conformance §9); the error is the one check reports.
 func ParsePageInfo(content string) (PageInfo, error) {
-	p, err := parsePage(content, true, false)
+	p, err := ParsePage(content, true, false)
 	if err != nil {
 		return PageInfo{}, err
 	}
 	info := PageInfo{Type: p.Type, Status: p.Status, Summary: p.Summary, Deprecated: p.Deprecated()}
-	if k, ok := p.block.Get("stack"); ok {
+	if k, ok := p.Block.Get("stack"); ok {
 		if s, err := frontmatter.DecodeUnwrittenScalar("stack", k.Raw); err == nil {
 			info.Stack = s
 		}
@@ -40,4 +40,4 @@ func (ws *Workspace) WalkDaily(fn func(rel string) bool) { walkDaily(ws.Daily, f
 
 // WrapError is an engine error with message msg and cause err, reported
 // as every engine error is (ErrorMessage, ErrorReply).
-func WrapError(err error, msg string) error { return wrapf(err, "%s", msg) }
+func WrapError(err error, msg string) error { return Wrapf(err, "%s", msg) }

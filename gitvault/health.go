@@ -126,7 +126,7 @@ func (e *Engine) Inspect() *Inspection {
 	var idx *index
 	var renderErr error
 	if listErr != nil {
-		renderErr = wrapf(listErr, "Cannot list pages in %s: %s", ws.Pages, osDetail(listErr))
+		renderErr = Wrapf(listErr, "Cannot list pages in %s: %s", ws.Pages, OSDetail(listErr))
 	} else {
 		idx, renderErr = assembleIndex(names, loaded, nil)
 	}
@@ -188,11 +188,11 @@ func (e *Engine) Inspect() *Inspection {
 }
 
 // unsafePageNames returns the listed page file names (in listing order) that
-// the writers would refuse (refuseUnsafePageName).
+// the writers would refuse (RefuseUnsafePageName).
 func unsafePageNames(names []string) []string {
 	var out []string
 	for _, n := range names {
-		if unsafeNameDetail(n) != "" {
+		if UnsafeNameDetail(n) != "" {
 			out = append(out, n)
 		}
 	}
@@ -205,7 +205,7 @@ func pageChecks(names []string, loaded []loadedPage) (deprecated, invalid []stri
 	deprecated, invalid = []string{}, []string{}
 	seen := map[string]bool{}
 	for i, name := range names {
-		stem := pageStem(name)
+		stem := PageStem(name)
 		switch {
 		case loaded[i].page == nil:
 			if !seen[stem] {
@@ -238,7 +238,7 @@ func (h *Health) indexEntries(names []string, indexText string) {
 	}
 	slugs := make(map[string]bool, len(names))
 	for _, n := range names {
-		slugs[pytext.NFC(pageStem(n))] = true
+		slugs[pytext.NFC(PageStem(n))] = true
 	}
 	h.OrphanPages, h.MissingPages = []string{}, []string{}
 	for s := range slugs {
@@ -526,18 +526,18 @@ func (ws *Workspace) stateFileStatus() StateFileStatus {
 		return StateFileStatus{Error: "state file is missing"}
 	}
 	if err != nil {
-		return StateFileStatus{Exists: true, Error: osDetail(err)}
+		return StateFileStatus{Exists: true, Error: OSDetail(err)}
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return StateFileStatus{Exists: true, Error: "state file is a symbolic link"}
 	}
 	data, err := fsx.ReadFile(ws.State)
 	if err != nil {
-		return StateFileStatus{Exists: true, Error: osDetail(err)}
+		return StateFileStatus{Exists: true, Error: OSDetail(err)}
 	}
 	text, err := pytext.DecodeText(data)
 	if err != nil {
-		return StateFileStatus{Exists: true, Error: readDetail(err)}
+		return StateFileStatus{Exists: true, Error: ReadDetail(err)}
 	}
 	raw, err := pyjson.Decode(text)
 	if err != nil {

@@ -291,7 +291,7 @@ func TestShellQuote(t *testing.T) {
 		"café.md":                    "'café.md'",
 		"$HOME":                      "'$HOME'",
 	} {
-		if got := shellQuote(in); got != want {
+		if got := ShellQuote(in); got != want {
 			t.Errorf("ShellQuote(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -328,7 +328,7 @@ func TestReadinessMatchesGit(t *testing.T) {
 	sb.Git(top, "add", "-f", "--", "EchoesVault/assets/x.bin", ".echoes-vault/state.json")
 
 	g := e.WS.GitReadiness()
-	durable := e.WS.durableCandidates()
+	durable := e.WS.DurableCandidates()
 	var wantUntracked []string
 	for _, line := range strings.Split(strings.TrimSpace(sb.Git(top, "ls-files", "--others", "--exclude-standard")), "\n") {
 		for _, d := range durable {

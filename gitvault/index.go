@@ -49,7 +49,7 @@ func readPages(src pageSource, names []string) []pageText {
 // loadedPage is one page read and parsed for an index render or health.
 type loadedPage struct {
 	readErr, parseErr error
-	page              *parsedPage // detached from the read buffer
+	page              *ParsedPage // detached from the read buffer
 	conflict          bool        // the conflict regex matches the page text (health)
 }
 
@@ -78,10 +78,10 @@ func loadAndParse(src pageSource, names []string, skip map[string]int, withConfl
 				return
 			}
 			// Parse straight from the reused buffer, then copy out the few
-			// strings a parsedPage keeps: page bodies are never retained.
+			// strings a ParsedPage keeps: page bodies are never retained.
 			text := pytext.UniversalNewlines(unsafeString(buf))
 			out[i].conflict = withConflict && hasConflictMarker(text)
-			page, err := parsePage(text, true, false)
+			page, err := ParsePage(text, true, false)
 			if err != nil {
 				out[i].parseErr = err
 				return
@@ -126,11 +126,11 @@ func parallelWorkers(n int, newWorker func() func(i int)) {
 // indexPage is one row source of the generated index.
 type indexPage struct {
 	Name string // file name as on disk (or proposed)
-	Page *parsedPage
+	Page *ParsedPage
 }
 
 // Slug is the NFC page stem used in the index row.
-func (p indexPage) Slug() string { return pytext.NFC(pageStem(p.Name)) }
+func (p indexPage) Slug() string { return pytext.NFC(PageStem(p.Name)) }
 
 // index is a rendered index.md.
 type index struct {
@@ -139,12 +139,12 @@ type index struct {
 	Pages  []indexPage // in row order
 }
 
-// renderIndex validates the complete page set of src and renders the index
+// RenderIndex validates the complete page set of src and renders the index
 // (echoes-conformance §11.3): read failures first, then collisions, then parse failures, each
 // in listing order. Proposed pages replace the file of the same name in
 // place or are added after the listing, in order, as the reference's
 // dictionary update does.
-func renderIndex(src pageSource, names []string, proposed []indexPage) (*index, error) {
+func RenderIndex(src pageSource, names []string, proposed []indexPage) (*index, error) {
 	replace := make(map[string]int, len(proposed))
 	for i, p := range proposed {
 		replace[p.Name] = i
@@ -161,7 +161,7 @@ func assembleIndex(names []string, loaded []loadedPage, proposed []indexPage) (*
 	}
 	for i, name := range names {
 		if _, ok := replace[name]; !ok && loaded[i].readErr != nil {
-			return nil, wrapf(loaded[i].readErr, "Cannot read page %s: %s", name, readDetail(loaded[i].readErr))
+			return nil, Wrapf(loaded[i].readErr, "Cannot read page %s: %s", name, ReadDetail(loaded[i].readErr))
 		}
 	}
 	all := make([]string, 0, len(names)+len(proposed))
@@ -187,7 +187,7 @@ func assembleIndex(names []string, loaded []loadedPage, proposed []indexPage) (*
 			continue // a proposed page, already validated
 		}
 		if l.parseErr != nil {
-			return nil, wrapf(l.parseErr, "Cannot generate index from %s: %s", names[i], l.parseErr.Error())
+			return nil, Wrapf(l.parseErr, "Cannot generate index from %s: %s", names[i], l.parseErr.Error())
 		}
 		pages[i] = indexPage{Name: names[i], Page: l.page}
 	}
@@ -203,7 +203,7 @@ func renderTexts(texts []pageText, proposed []indexPage) (*index, error) {
 		names[i] = t.Name
 		src[t.Name] = t
 	}
-	return renderIndex(src, names, proposed)
+	return RenderIndex(src, names, proposed)
 }
 
 // textSource serves pages from memory.
@@ -223,10 +223,10 @@ func (s textSource) ReadPage(name string) ([]byte, error) {
 func checkCollisions(names []string) error {
 	seen := make(map[string]string, len(names))
 	for _, n := range names {
-		stem := pytext.NFC(pageStem(n))
+		stem := pytext.NFC(PageStem(n))
 		key := pytext.Casefold(stem)
 		if first, ok := seen[key]; ok {
-			return errorf("Page filenames collide across filesystems: %s and %s.", pyjson.ReprString(first), pyjson.ReprString(stem))
+			return Errorf("Page filenames collide across filesystems: %s and %s.", pyjson.ReprString(first), pyjson.ReprString(stem))
 		}
 		seen[key] = stem
 	}
@@ -271,7 +271,7 @@ func buildIndex(pages []indexPage) *index {
 }
 
 // indexSummary is the row text of a page, with the deprecation prefix (echoes-conformance §11.1).
-func indexSummary(p *parsedPage) string {
+func indexSummary(p *ParsedPage) string {
 	if p.Deprecated() && !strings.HasPrefix(pytext.Casefold(p.Summary), "deprecated") {
 		return "DEPRECATED — " + p.Summary
 	}
@@ -297,9 +297,9 @@ func parseIndexRows(text string) []indexRow {
 	}
 }
 
-func readDetail(err error) string {
+func ReadDetail(err error) string {
 	if err == pytext.ErrInvalidUTF8 {
 		return "invalid UTF-8"
 	}
-	return osDetail(err)
+	return OSDetail(err)
 }

@@ -42,7 +42,7 @@ func (s evSource) ReadPage(name string) ([]byte, error) {
 // evRender renders pages given in listing order.
 func evRender(texts []pageText, proposed []indexPage) (*index, error) {
 	names, _ := evSource(texts).PageNames()
-	return renderIndex(evSource(texts), names, proposed)
+	return RenderIndex(evSource(texts), names, proposed)
 }
 
 func evSummaryPage(summary, status string) string {
@@ -144,7 +144,7 @@ func TestIndexFailuresAllOrNothing(t *testing.T) {
 	for _, c := range cases {
 		idx, err := evRender(c.texts, c.proposed)
 		if err == nil || err.Error() != c.err || idx != nil {
-			t.Errorf("renderIndex err = %v, want %q", err, c.err)
+			t.Errorf("RenderIndex err = %v, want %q", err, c.err)
 		}
 	}
 	// A proposed page replaces the invalid file of the same name.
@@ -154,7 +154,7 @@ func TestIndexFailuresAllOrNothing(t *testing.T) {
 	}
 }
 
-func mustParse(t *testing.T, text string) *parsedPage {
+func mustParse(t *testing.T, text string) *ParsedPage {
 	t.Helper()
 	p, err := validatePage(text, true)
 	if err != nil {

@@ -134,7 +134,7 @@ func (m MarkerRead) writable() error {
 		return nil
 	}
 	if pv := m.ProtocolValue(); pv.Kind != pyjson.Null && !pyjson.Equal(pv, pyjson.Str(ProtocolVersion)) {
-		return errorf("Unsupported EchoesVault protocol %s; this runtime supports 1.0.0. Upgrade the agent adapter before writing.", pyjson.Repr(pv))
+		return Errorf("Unsupported EchoesVault protocol %s; this runtime supports 1.0.0. Upgrade the agent adapter before writing.", pyjson.Repr(pv))
 	}
 	return nil
 }
@@ -152,7 +152,7 @@ func (ws *Workspace) checkReplaceTargets(idx *index) error {
 	}
 	for _, t := range targets {
 		if fsx.IsSymlink(t) {
-			return errorf("Refusing to replace a symbolic link: %s", t)
+			return Errorf("Refusing to replace a symbolic link: %s", t)
 		}
 	}
 	return nil

@@ -51,11 +51,11 @@ func (ws *Workspace) planRuntime(installRuntime bool) (runtimeAction, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return runtimeInstall, nil
 	case err != nil:
-		return runtimeKeep, wrapf(err, "Cannot read portable runtime %s: %s", path, osDetail(err))
+		return runtimeKeep, Wrapf(err, "Cannot read portable runtime %s: %s", path, OSDetail(err))
 	case fi.Mode()&fs.ModeSymlink != 0:
 		// Even a dangling link is refused: writing would follow or replace
 		// a link the user created on purpose.
-		return runtimeKeep, errorf("Refusing to replace a symbolic-link runtime: %s", path)
+		return runtimeKeep, Errorf("Refusing to replace a symbolic-link runtime: %s", path)
 	}
 	if !installRuntime {
 		// protocol §12.4: runtime replacement belongs to explicit upgrade
@@ -64,11 +64,11 @@ func (ws *Workspace) planRuntime(installRuntime bool) (runtimeAction, error) {
 	}
 	data, err := fsx.ReadFile(path)
 	if err != nil {
-		return runtimeKeep, wrapf(err, "Cannot read portable runtime %s: %s", path, osDetail(err))
+		return runtimeKeep, Wrapf(err, "Cannot read portable runtime %s: %s", path, OSDetail(err))
 	}
 	text, err := pytext.DecodeText(data)
 	if err != nil {
-		return runtimeKeep, wrapf(err, "Cannot read portable runtime %s: invalid UTF-8", path)
+		return runtimeKeep, Wrapf(err, "Cannot read portable runtime %s: invalid UTF-8", path)
 	}
 	engine := parseVersionLine(engineVersionRe, text)
 	if engine == nil {
@@ -77,11 +77,11 @@ func (ws *Workspace) planRuntime(installRuntime bool) (runtimeAction, error) {
 	protocol := parseVersionLine(protocolVersionRe, text)
 	switch {
 	case engine == nil:
-		return runtimeKeep, errorf("Refusing to overwrite an unrecognized portable runtime: %s", path)
+		return runtimeKeep, Errorf("Refusing to overwrite an unrecognized portable runtime: %s", path)
 	case protocol == nil:
-		return runtimeKeep, errorf("Refusing to overwrite a runtime with unknown protocol metadata: %s", path)
+		return runtimeKeep, Errorf("Refusing to overwrite a runtime with unknown protocol metadata: %s", path)
 	case *protocol != protocolTriple:
-		return runtimeKeep, errorf("Refusing to replace runtime protocol %s with incompatible protocol (1, 0, 0).", versionTuple(protocol))
+		return runtimeKeep, Errorf("Refusing to replace runtime protocol %s with incompatible protocol (1, 0, 0).", versionTuple(protocol))
 	}
 	if !isLauncher(text) {
 		return runtimeKeep, nil
@@ -112,12 +112,12 @@ func (w *writer) installLauncher() error {
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return wrapf(err, "Cannot make %s executable: %s", path, osDetail(err))
+		return Wrapf(err, "Cannot make %s executable: %s", path, OSDetail(err))
 	}
 	mode := fi.Mode().Perm()
 	if exec := mode | (mode&0o444)>>2; exec != mode {
 		if err := os.Chmod(path, exec); err != nil {
-			return wrapf(err, "Cannot make %s executable: %s", path, osDetail(err))
+			return Wrapf(err, "Cannot make %s executable: %s", path, OSDetail(err))
 		}
 	}
 	return nil

@@ -21,7 +21,7 @@ func (ws *Workspace) LocalCacheDir(name string) (string, error) {
 	}
 	repo, err := gitrepo.Open(ws.Root)
 	if err != nil {
-		return "", wrapf(err, "Cannot open the Git repository at %s", ws.Root)
+		return "", Wrapf(err, "Cannot open the Git repository at %s", ws.Root)
 	}
 	return filepath.Join(repo.CommonDir(), "echoes", name), nil
 }

@@ -34,18 +34,18 @@ func (ws *Workspace) ReadMarker() MarkerRead {
 		return MarkerRead{}
 	}
 	if err != nil {
-		return MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", osDetail(err))}
+		return MarkerRead{Exists: true, Err: Wrapf(err, "Invalid EchoesVault marker: %s", OSDetail(err))}
 	}
 	text, err := pytext.DecodeText(data)
 	if err != nil {
-		return MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
+		return MarkerRead{Exists: true, Err: Wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
 	}
 	v, err := pyjson.Decode(text)
 	if err != nil {
-		return MarkerRead{Exists: true, Err: wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
+		return MarkerRead{Exists: true, Err: Wrapf(err, "Invalid EchoesVault marker: %s", err.Error())}
 	}
 	if v.Kind != pyjson.Object {
-		return MarkerRead{Exists: true, Err: errorf("Invalid EchoesVault marker: root must be an object.")}
+		return MarkerRead{Exists: true, Err: Errorf("Invalid EchoesVault marker: root must be an object.")}
 	}
 	return MarkerRead{Exists: true, Value: v}
 }
@@ -66,9 +66,9 @@ func (m MarkerRead) ProtocolValue() pyjson.Value { return m.field("protocolVersi
 
 var markerFields = []string{"generatedIndex", "dailyLayout", "runtime", "requiredFrontmatter"}
 
-// check applies the gate's field checks (echoes-conformance §7.3 steps 2-4) and returns the
+// Problems applies the gate's field checks (echoes-conformance §7.3 steps 2-4) and returns the
 // gate message and the health message (echoes-conformance §18.4) for the first failure.
-func (m MarkerRead) check() (gate, health string) {
+func (m MarkerRead) Problems() (gate, health string) {
 	pv := m.field("protocolVersion")
 	if !pyjson.Equal(pv, pyjson.Str(ProtocolVersion)) {
 		r := pyjson.Repr(pv)
@@ -100,7 +100,7 @@ func (m MarkerRead) Valid() bool {
 	if !m.Exists || m.Err != nil {
 		return false
 	}
-	g, _ := m.check()
+	g, _ := m.Problems()
 	return g == ""
 }
 
@@ -110,15 +110,15 @@ func (ws *Workspace) Gate() error {
 	m := ws.ReadMarker()
 	if !m.Exists {
 		if ws.LegacyVaultDetected() {
-			return errorf("Legacy EchoesVault detected. Run the echoes-init workflow to migrate it.")
+			return Errorf("Legacy EchoesVault detected. Run the echoes-init workflow to migrate it.")
 		}
-		return errorf("EchoesVault is not initialized. Run the echoes-init workflow first.")
+		return Errorf("EchoesVault is not initialized. Run the echoes-init workflow first.")
 	}
 	if m.Err != nil {
 		return m.Err
 	}
-	if g, _ := m.check(); g != "" {
-		return errorf("%s", g)
+	if g, _ := m.Problems(); g != "" {
+		return Errorf("%s", g)
 	}
 	return nil
 }
@@ -150,7 +150,7 @@ func (m MarkerRead) JSON() pyjson.Value {
 		o.Set("exists", pyjson.Boolean(true)).Set("valid", pyjson.Boolean(false)).
 			Set("value", pyjson.NullValue()).Set("error", pyjson.Str(m.Err.Msg))
 	default:
-		_, h := m.check()
+		_, h := m.Problems()
 		o.Set("exists", pyjson.Boolean(true)).Set("valid", pyjson.Boolean(h == "")).Set("value", m.Value)
 		if h == "" {
 			o.Set("error", pyjson.NullValue())
@@ -173,7 +173,7 @@ func (w *writer) writeMarker() (bool, error) {
 	if m.Exists {
 		pv := m.ProtocolValue()
 		if pv.Kind != pyjson.Null && !pyjson.Equal(pv, pyjson.Str(ProtocolVersion)) {
-			return false, errorf("Unsupported EchoesVault protocol %s; this runtime supports 1.0.0. Upgrade the agent adapter before writing.", pyjson.Repr(pv))
+			return false, Errorf("Unsupported EchoesVault protocol %s; this runtime supports 1.0.0. Upgrade the agent adapter before writing.", pyjson.Repr(pv))
 		}
 		if pyjson.Equal(m.Value, canonicalMarker) {
 			return false, nil

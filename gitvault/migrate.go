@@ -20,12 +20,12 @@ func (e *Engine) planMigration() (*migrationPlan, error) {
 	src := dirSource{e.WS.Pages}
 	names, err := src.PageNames()
 	if err != nil {
-		return nil, wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, osDetail(err))
+		return nil, Wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, OSDetail(err))
 	}
 	texts := readPages(src, names)
 	for _, t := range texts {
 		if t.Err != nil {
-			return nil, wrapf(t.Err, "Cannot read page %s: %s", t.Name, readDetail(t.Err))
+			return nil, Wrapf(t.Err, "Cannot read page %s: %s", t.Name, ReadDetail(t.Err))
 		}
 	}
 	if err := checkCollisions(names); err != nil {
@@ -43,7 +43,7 @@ func (e *Engine) planMigration() (*migrationPlan, error) {
 		if page.HasSummary {
 			continue
 		}
-		stem := pageStem(t.Name)
+		stem := PageStem(t.Name)
 		desc, ok := descriptions[stem]
 		if !ok || desc == "" {
 			problems = append(problems, t.Name+": missing summary and no legacy index description is available")
@@ -60,7 +60,7 @@ func (e *Engine) planMigration() (*migrationPlan, error) {
 		migrated = append(migrated, preparedPage{indexPage: indexPage{Name: t.Name, Page: page}, Path: filepath.Join(e.WS.Pages, t.Name), Existed: true})
 	}
 	if len(problems) > 0 {
-		return nil, errorf("Index metadata errors: %s", strings.Join(problems, "; "))
+		return nil, Errorf("Index metadata errors: %s", strings.Join(problems, "; "))
 	}
 	proposed := make([]indexPage, len(migrated))
 	for i, p := range migrated {

@@ -126,25 +126,3 @@ func TestUpsertNFDNameWritesNFC(t *testing.T) {
 		t.Errorf("index = %q", index)
 	}
 }
-
-// check sees the same collision in a commit made on a system that wrote
-// one name in NFD, as CI reads it from the object store.
-func TestCheckNFDCollisionInGit(t *testing.T) {
-	sb, e := checkRepo(t)
-	root := e.WS.Root
-	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/"+nfdStem+".md"), page("NFD.", "active"))
-	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/"+strings.ToUpper(nfcStem)+".md"), page("NFC upper.", "active"))
-	sb.Git(root, "add", "-A")
-	sb.Git(root, "commit", "-qm", "nfd")
-	if out := sb.Git(root, "ls-files", "-z", "EchoesVault/pages"); !strings.Contains(out, nfdStem+".md") {
-		t.Fatalf("git did not keep the NFD bytes: %q", out)
-	}
-	want := []Finding{{Path: "EchoesVault/pages/" + nfdStem + ".md", Rule: ruleNameCollision,
-		Message: "Page filenames collide across filesystems: 'CAFÉ' and '" + nfcStem + "'."}}
-	for _, src := range []CheckSource{CheckWorkTree, CheckStaged, CheckRev} {
-		res := mustCheck(t, e, CheckOptions{Source: src, Rev: "HEAD"})
-		if !reflect.DeepEqual(res.Findings, want) {
-			t.Errorf("%v: %#v, want %#v", src, res.Findings, want)
-		}
-	}
-}

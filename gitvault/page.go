@@ -8,37 +8,37 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// parsedPage is a parsed knowledge page (echoes-conformance §9).
-type parsedPage struct {
+// ParsedPage is a parsed knowledge page (echoes-conformance §9).
+type ParsedPage struct {
 	Text       string // strip(content) + "\n": the bytes a writer stores
 	Type       string
 	Status     string // casefolded
 	Summary    string // normalized (echoes-conformance §10); empty when HasSummary is false
 	HasSummary bool
-	block      *frontmatter.Block
+	Block      *frontmatter.Block // the parsed frontmatter, for readers of additional fields (stack, sources)
 }
 
 // detach returns a copy of p that shares no memory with the text it was
 // parsed from, so a reused read buffer can be overwritten.
-func (p *parsedPage) detach() *parsedPage {
-	return &parsedPage{Text: strings.Clone(p.Text), Type: strings.Clone(p.Type), Status: strings.Clone(p.Status),
+func (p *ParsedPage) detach() *ParsedPage {
+	return &ParsedPage{Text: strings.Clone(p.Text), Type: strings.Clone(p.Type), Status: strings.Clone(p.Status),
 		Summary: strings.Clone(p.Summary), HasSummary: p.HasSummary}
 }
 
 // Deprecated reports the standardized deprecated status.
-func (p *parsedPage) Deprecated() bool { return p.Status == "deprecated" }
+func (p *ParsedPage) Deprecated() bool { return p.Status == "deprecated" }
 
 // validatePage validates page content. With requireSummary false (legacy paths)
 // a page without a valued summary is accepted with HasSummary false.
-func validatePage(content string, requireSummary bool) (*parsedPage, error) {
-	return parsePage(content, requireSummary, true)
+func validatePage(content string, requireSummary bool) (*ParsedPage, error) {
+	return ParsePage(content, requireSummary, true)
 }
 
-// parsePage parses content; keepText false skips building the stored text,
+// ParsePage parses content; keepText false skips building the stored text,
 // which index renders of existing pages never need.
-func parsePage(content string, requireSummary, keepText bool) (*parsedPage, error) {
+func ParsePage(content string, requireSummary, keepText bool) (*ParsedPage, error) {
 	if pytext.IsBlank(content) {
-		return nil, errorf("Page content must be a non-empty string.")
+		return nil, Errorf("Page content must be a non-empty string.")
 	}
 	// The stored text is strip(content) + "\n". The conflict regex and the
 	// line scanner give the same answers on strip(content) alone ($ matches
@@ -46,20 +46,20 @@ func parsePage(content string, requireSummary, keepText bool) (*parsedPage, erro
 	// so the copy is only made when the caller keeps the text.
 	stripped := pytext.Strip(content)
 	if hasConflictMarkerAnyNewline(stripped) {
-		return nil, errorf("Page contains unresolved Git conflict markers.")
+		return nil, Errorf("Page contains unresolved Git conflict markers.")
 	}
 	block, err := frontmatter.Scan(stripped)
 	if err != nil {
-		return nil, errorf("%s", err.Error())
+		return nil, Errorf("%s", err.Error())
 	}
 	required := requiredFrontmatter
 	if !requireSummary {
 		required = required[:3]
 	}
 	if missing := block.Missing(required); len(missing) > 0 {
-		return nil, errorf("%s", frontmatter.MissingError(missing).Error())
+		return nil, Errorf("%s", frontmatter.MissingError(missing).Error())
 	}
-	p := &parsedPage{block: block}
+	p := &ParsedPage{Block: block}
 	if keepText {
 		p.Text = stripped + "\n"
 	}
@@ -74,7 +74,7 @@ func parsePage(content string, requireSummary, keepText bool) (*parsedPage, erro
 	if k, ok := block.Get("summary"); ok && k.Valued {
 		raw, err := frontmatter.DecodeScalar("summary", k.Raw)
 		if err != nil {
-			return nil, errorf("%s", err.Error())
+			return nil, Errorf("%s", err.Error())
 		}
 		if p.Summary, err = normalizeSummary(pyjson.Str(raw), ""); err != nil {
 			return nil, err
@@ -88,7 +88,7 @@ func decodeKey(b *frontmatter.Block, key string) (string, error) {
 	k, _ := b.Get(key)
 	v, err := frontmatter.DecodeUnwrittenScalar(key, k.Raw)
 	if err != nil {
-		return "", errorf("%s", err.Error())
+		return "", Errorf("%s", err.Error())
 	}
 	return v, nil
 }
@@ -97,27 +97,27 @@ func decodeKey(b *frontmatter.Block, key string) (string, error) {
 // index-row link wrapped around the value.
 func normalizeSummary(v pyjson.Value, slug string) (string, error) {
 	if v.Kind != pyjson.String || pytext.IsBlank(v.S) {
-		return "", errorf("Page summary must be a non-empty single-line string.")
+		return "", Errorf("Page summary must be a non-empty single-line string.")
 	}
 	s := pytext.Strip(v.S)
 	if link, desc, ok := matchIndexRow(s); ok {
 		if slug != "" && link != slug {
-			return "", errorf("Index link [[%s]] does not match page [[%s]].", link, slug)
+			return "", Errorf("Index link [[%s]] does not match page [[%s]].", link, slug)
 		}
 		s = pytext.Strip(desc)
 	}
 	if strings.ContainsAny(s, "\n\r") {
-		return "", errorf("Page summary must fit on one line.")
+		return "", Errorf("Page summary must fit on one line.")
 	}
 	s = strings.Join(pytext.Fields(s), " ")
 	if s == "" {
-		return "", errorf("Page summary cannot be empty.")
+		return "", Errorf("Page summary cannot be empty.")
 	}
 	if n := pytext.Len(s); n > summaryLimit {
-		return "", errorf("Page summary exceeds 160 characters (%d).", n)
+		return "", Errorf("Page summary exceeds 160 characters (%d).", n)
 	}
 	if hasConflictMarker(s) {
-		return "", errorf("Page summary contains a Git conflict marker.")
+		return "", Errorf("Page summary contains a Git conflict marker.")
 	}
 	return s, nil
 }
@@ -144,11 +144,11 @@ func matchIndexRow(s string) (link, desc string, ok bool) {
 
 // injectSummary inserts a quoted summary line before the closing delimiter
 // (echoes-conformance §17 step 2b) and re-validates the page with the summary required.
-func injectSummary(p *parsedPage, summary string) (*parsedPage, error) {
+func injectSummary(p *ParsedPage, summary string) (*ParsedPage, error) {
 	lines := pytext.SplitLines(p.Text)
 	out := make([]string, 0, len(lines)+1)
-	out = append(out, lines[:p.block.Close]...)
+	out = append(out, lines[:p.Block.Close]...)
 	out = append(out, "summary: "+pyjson.Quote(summary))
-	out = append(out, lines[p.block.Close:]...)
+	out = append(out, lines[p.Block.Close:]...)
 	return validatePage(pytext.RStrip(strings.Join(out, "\n"))+"\n", true)
 }

@@ -77,8 +77,8 @@ type cachedPage struct {
 
 func (c cachedPage) racy() bool { return c.stamp.Racy(c.since, cacheGranule) }
 
-func (c cachedPage) page() *parsedPage {
-	return &parsedPage{Type: c.typ, Status: c.status, Summary: c.summary, HasSummary: c.hasSummary}
+func (c cachedPage) page() *ParsedPage {
+	return &ParsedPage{Type: c.typ, Status: c.status, Summary: c.summary, HasSummary: c.hasSummary}
 }
 
 // pageCache is the cache of one pages directory. It is safe for concurrent
@@ -300,7 +300,7 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 				return
 			}
 			text := pytext.UniversalNewlines(unsafeString(buf))
-			page, err := parsePage(text, true, false)
+			page, err := ParsePage(text, true, false)
 			if err != nil {
 				out[i].conflict = withConflict && hasConflictMarker(text)
 				out[i].parseErr = err
@@ -451,7 +451,7 @@ func decodePageCacheString(src string, dir string) (entries map[string]cachedPag
 // validCachedName reports whether name can be a listed page file name.
 func validCachedName(name string) bool {
 	return name != "" && utf8.ValidString(name) && !strings.ContainsAny(name, "/\x00") &&
-		!strings.ContainsRune(name, filepath.Separator) && isPageFileName(name)
+		!strings.ContainsRune(name, filepath.Separator) && IsPageFileName(name)
 }
 
 // cacheReader reads the cache encoding; any malformed read sets bad.

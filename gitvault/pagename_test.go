@@ -86,13 +86,13 @@ func TestListPageNames(t *testing.T) {
 	}
 	stems := map[string]string{"a.b.md": "a.b", ".x.md": ".x", "X.MD": "X", "Note.MD": "Note", ".md": ".md", "a.md.md": "a.md", "md": "md", "x.": "x."}
 	for name, stem := range stems {
-		if got := pageStem(name); got != stem {
+		if got := PageStem(name); got != stem {
 			t.Errorf("PageStem(%q) = %q, want %q", name, got, stem)
 		}
 	}
 	for name, page := range map[string]bool{".md": false, "x.": false, "a.MD": true, "a.mD": true, "a.markdown": false} {
-		if isPageFileName(name) != page {
-			t.Errorf("isPageFileName(%q) = %v", name, !page)
+		if IsPageFileName(name) != page {
+			t.Errorf("IsPageFileName(%q) = %v", name, !page)
 		}
 	}
 }

@@ -17,25 +17,25 @@ import (
 // (echoes-conformance §8.1).
 func normalizePageName(v pyjson.Value) (string, error) {
 	if v.Kind != pyjson.String || pytext.IsBlank(v.S) {
-		return "", errorf("Page filename must be a non-empty string.")
+		return "", Errorf("Page filename must be a non-empty string.")
 	}
-	return normalizePageString(v.S)
+	return NormalizePageString(v.S)
 }
 
-func normalizePageString(raw string) (string, error) {
+func NormalizePageString(raw string) (string, error) {
 	// A name from the command line may hold bytes that are not UTF-8 (Python would
 	// carry them as surrogate escapes). Refuse them: NFC is not defined on such
 	// bytes, and a page name must be text every OS and Git agree on.
 	if !utf8.ValidString(raw) {
-		return "", errorf("Page filename must be valid UTF-8.")
+		return "", Errorf("Page filename must be valid UTF-8.")
 	}
 	name := pytext.NFC(pytext.Strip(raw))
 	name = strings.TrimSuffix(name, ".md")
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || strings.Contains(name, "..") {
-		return "", errorf("Unsafe page filename: %s", pyjson.ReprString(raw))
+		return "", Errorf("Unsafe page filename: %s", pyjson.ReprString(raw))
 	}
 	if strings.HasPrefix(name, ".") {
-		return "", errorf("Hidden page filenames are not allowed.")
+		return "", Errorf("Hidden page filenames are not allowed.")
 	}
 	return name + ".md", nil
 }
@@ -49,14 +49,14 @@ func pySuffix(name string) (stem, suffix string) {
 	return name[:i], name[i:]
 }
 
-// isPageFileName reports whether a directory entry name is a page (echoes-conformance §8.2).
-func isPageFileName(name string) bool {
+// IsPageFileName reports whether a directory entry name is a page (echoes-conformance §8.2).
+func IsPageFileName(name string) bool {
 	_, suffix := pySuffix(name)
 	return strings.EqualFold(suffix, ".md")
 }
 
-// pageStem returns the stem of a page file name.
-func pageStem(name string) string { stem, _ := pySuffix(name); return stem }
+// PageStem returns the stem of a page file name.
+func PageStem(name string) string { stem, _ := pySuffix(name); return stem }
 
 // pageSortKey is the listing and index order key (echoes-conformance §8.2, echoes-conformance §11.1).
 type pageSortKey struct{ folded, nfc string }
@@ -117,7 +117,7 @@ func listPageNames(dir string) ([]string, error) {
 	for _, e := range entries {
 		// ReadDir reports the entry's own type (no symlink following), so
 		// symlinks and directories are excluded without an extra stat.
-		if e.Type().IsRegular() && isPageFileName(e.Name()) {
+		if e.Type().IsRegular() && IsPageFileName(e.Name()) {
 			names = append(names, e.Name())
 		}
 	}
@@ -155,9 +155,9 @@ func walkDaily(dailyDir string, fn func(rel string) bool) {
 	})
 }
 
-// osDetail renders an OS error roughly as Python's str(OSError) does; the
+// OSDetail renders an OS error roughly as Python's str(OSError) does; the
 // wording of embedded OS messages is not contractual.
-func osDetail(err error) string {
+func OSDetail(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err.Error() + ": " + pyjson.ReprString(pe.Path)

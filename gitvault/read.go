@@ -30,14 +30,14 @@ func (e *Engine) ReadPage(filename string) (*ReadPageResult, error) {
 		return nil, err
 	}
 	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
-		return nil, errorf("Page does not exist: %s", name)
+		return nil, Errorf("Page does not exist: %s", name)
 	}
 	text, exists, err := readPageText(path, name)
 	if err != nil {
 		return nil, err
 	}
 	if !exists { // removed between the Lstat and the read
-		return nil, errorf("Page does not exist: %s", name)
+		return nil, Errorf("Page does not exist: %s", name)
 	}
 	return &ReadPageResult{Page: path, SHA256: textHash(text), Content: text}, nil
 }

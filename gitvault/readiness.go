@@ -34,9 +34,9 @@ type GitReadiness struct {
 	Problem string
 }
 
-// localOnlyFiles are the workspace-relative files that must never be
+// LocalOnlyFiles are the workspace-relative files that must never be
 // committed (echoes-conformance §20.2).
-var localOnlyFiles = []string{"EchoesVault/index.md", ".echoes-vault/state.json", ".echoes-vault/lock",
+var LocalOnlyFiles = []string{"EchoesVault/index.md", ".echoes-vault/state.json", ".echoes-vault/lock",
 	".opencode/echoes-state.json", ".codex/echoes-vault-state.json"}
 
 // durableFixed are the durable candidates with a fixed path (echoes-conformance §20.2), before
@@ -54,9 +54,9 @@ func durableFixed() []string {
 	return out
 }
 
-// durableCandidates lists the durable files that exist as regular,
+// DurableCandidates lists the durable files that exist as regular,
 // non-symlink files, sorted, as slash paths relative to the workspace.
-func (ws *Workspace) durableCandidates() []string {
+func (ws *Workspace) DurableCandidates() []string {
 	var out []string
 	for _, p := range durableFixed() {
 		if fsx.IsRegular(filepath.Join(ws.Root, filepath.FromSlash(p))) {
@@ -103,7 +103,7 @@ func (ws *Workspace) GitReadiness() GitReadiness {
 	if err != nil {
 		return unreadableReadiness(err)
 	}
-	g, err := readiness(repo, ws.durableCandidates())
+	g, err := ReadReadiness(repo, ws.DurableCandidates())
 	if err != nil {
 		return unreadableReadiness(err)
 	}
@@ -114,10 +114,10 @@ func unreadableReadiness(err error) GitReadiness {
 	return GitReadiness{Available: true, Problem: err.Error()}
 }
 
-func readiness(repo *gitrepo.Repo, durable []string) (GitReadiness, error) {
+func ReadReadiness(repo *gitrepo.Repo, durable []string) (GitReadiness, error) {
 	g := GitReadiness{Available: true}
 	tracked := repo.IndexPaths()
-	for _, p := range localOnlyFiles {
+	for _, p := range LocalOnlyFiles {
 		if tracked[p] {
 			g.TrackedLocalFiles = append(g.TrackedLocalFiles, p)
 		}
@@ -205,10 +205,10 @@ func (g GitReadiness) JSON() pyjson.Value {
 		Set("suggestedCommands", pyjson.Strs(g.SuggestedCommands)))
 }
 
-// shellQuote quotes p as Python's shlex.quote does (echoes-conformance §20.3): bare when made
+// ShellQuote quotes p as Python's shlex.quote does (echoes-conformance §20.3): bare when made
 // only of ASCII [A-Za-z0-9_@%+=:,./-], else single-quoted with each ' written
 // as '"'"'.
-func shellQuote(p string) string {
+func ShellQuote(p string) string {
 	if p == "" {
 		return "''"
 	}
@@ -229,7 +229,7 @@ func shellQuote(p string) string {
 func shellJoin(paths []string) string {
 	q := make([]string, len(paths))
 	for i, p := range paths {
-		q[i] = shellQuote(p)
+		q[i] = ShellQuote(p)
 	}
 	return strings.Join(q, " ")
 }

@@ -76,14 +76,14 @@ func (ws *Workspace) RuntimeStatus() RuntimeStatus {
 		return RuntimeStatus{Error: "project runtime is missing"}
 	}
 	if err != nil {
-		return RuntimeStatus{Exists: true, Error: osDetail(err)}
+		return RuntimeStatus{Exists: true, Error: OSDetail(err)}
 	}
 	if !fi.Mode().IsRegular() {
 		return RuntimeStatus{Exists: true, Error: "project runtime is not a regular file"}
 	}
 	data, err := fsx.ReadFile(ws.Runtime)
 	if err != nil {
-		return RuntimeStatus{Exists: true, Error: osDetail(err)}
+		return RuntimeStatus{Exists: true, Error: OSDetail(err)}
 	}
 	text, err := pytext.DecodeText(data)
 	if err != nil {

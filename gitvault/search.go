@@ -49,9 +49,9 @@ func (e *Engine) Search(query string, limit int) (*SearchResult, error) {
 	}
 	q := pytext.Strip(query)
 	if q == "" {
-		return nil, errorf("Search query cannot be empty.")
+		return nil, Errorf("Search query cannot be empty.")
 	}
-	limit = max(1, min(limit, maxLimit))
+	limit = max(1, min(limit, MaxLimit))
 	hits, truncated, err := e.search(q, limit)
 	if err != nil {
 		return nil, err
@@ -63,7 +63,7 @@ func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
 	src := dirSource{e.WS.Pages}
 	names, err := src.PageNames()
 	if err != nil {
-		return nil, false, wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, osDetail(err))
+		return nil, false, Wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, OSDetail(err))
 	}
 	tc := e.textCache()
 	var dir *fsx.Dir
@@ -75,14 +75,14 @@ func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
 			tc.retain(names)
 		}
 	}
-	return searchPages(src, names, e.WS.Rel(e.WS.Pages), q, limit, tc, dir)
+	return SearchPages(src, names, e.WS.Rel(e.WS.Pages), q, limit, tc, dir)
 }
 
-// searchPages scans the named pages of src; hits name files below relDir.
+// SearchPages scans the named pages of src; hits name files below relDir.
 // tc and dir, both set or both nil, are the long-lived engine's page-text
 // cache and the open pages directory its stamps are taken from (the work
 // tree only: a snapshot passes nil).
-func searchPages(src pageSource, names []string, relDir, q string, limit int, tc *textCache, dir *fsx.Dir) ([]SearchHit, bool, error) {
+func SearchPages(src pageSource, names []string, relDir, q string, limit int, tc *textCache, dir *fsx.Dir) ([]SearchHit, bool, error) {
 	read, done := bufferedReader(src)
 	defer done()
 	m := newMatcher(q)
@@ -115,14 +115,14 @@ func searchPages(src pageSource, names []string, relDir, q string, limit int, tc
 				var err error
 				buf, err = read(name, buf)
 				if err != nil {
-					errs[i] = wrapf(err, "Cannot read page %s: %s", name, osDetail(err))
+					errs[i] = Wrapf(err, "Cannot read page %s: %s", name, OSDetail(err))
 					if tc != nil {
 						tc.forget(name)
 					}
 					return
 				}
 				if !utf8.Valid(buf) {
-					errs[i] = errorf("Cannot read page %s: invalid UTF-8", name)
+					errs[i] = Errorf("Cannot read page %s: invalid UTF-8", name)
 					if tc != nil {
 						tc.forget(name)
 					}

@@ -14,74 +14,79 @@ import (
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 )
 
-// snapFile is one file of a snapshot below EchoesVault/.
-type snapFile struct {
-	path    string // slash-separated, relative to the top
-	regular bool   // a regular (possibly executable) file: not a symlink, submodule or unmerged entry
-	read    func() ([]byte, error)
+// SnapFile is one file of a snapshot below EchoesVault/.
+type SnapFile struct {
+	Path    string // slash-separated, relative to the top
+	Regular bool   // a regular (possibly executable) file: not a symlink, submodule or unmerged entry
+	Read    func() ([]byte, error)
 }
 
-// vaultSnapshot is a read-only view of the vault's files from one source: every
+// Snapshot is a read-only view of the vault's files from one source: every
 // file below EchoesVault/, plus what the source's Git view says about the
 // local-only files (echoes-conformance §20.2) and unmerged paths. It implements pageSource, so
 // the index renderer and the check read pages the same way from every
 // source.
-type vaultSnapshot struct {
-	files     []snapFile     // sorted by path
-	pages     []string       // page file names in listing order (echoes-conformance §8.2)
-	pageFile  map[string]int // page name -> index into files
-	localOnly []string       // local-only files present in the index or commit
-	unmerged  []string       // unmerged vault paths (index only)
-	// localVerb says how a local-only file got into the snapshot, for messages.
-	localVerb string
-	gate      gateView // what the gate reads outside EchoesVault/ (check_gate.go)
+//
+// Its fields are read by the gate (gitvault/gate) and the review
+// (gitvault/review); only this package's readers fill them.
+type Snapshot struct {
+	Files     []SnapFile     // sorted by path
+	Pages     []string       // page file names in listing order (echoes-conformance §8.2)
+	PageFile  map[string]int // page name -> index into Files
+	LocalOnly []string       // local-only files present in the index or commit
+	Unmerged  []string       // unmerged vault paths (index only)
+	// LocalVerb says how a local-only file got into the snapshot, for messages.
+	LocalVerb string
+	Gate      GateView // what the gate reads outside EchoesVault/ (snapshot_gate.go)
 }
 
-const vaultPrefix = "EchoesVault/"
+const VaultPrefix = "EchoesVault/"
 
 // PageNames lists the snapshot's pages in listing order: direct regular
 // children of EchoesVault/pages/ with a case-insensitive .md suffix.
-func (s *vaultSnapshot) PageNames() ([]string, error) { return s.pages, nil }
+func (s *Snapshot) PageNames() ([]string, error) { return s.Pages, nil }
 
 // ReadPage returns the bytes of one listed page.
-func (s *vaultSnapshot) ReadPage(name string) ([]byte, error) {
-	i, ok := s.pageFile[name]
+func (s *Snapshot) ReadPage(name string) ([]byte, error) {
+	i, ok := s.PageFile[name]
 	if !ok {
-		return nil, &fs.PathError{Op: "open", Path: vaultPrefix + "pages/" + name, Err: fs.ErrNotExist}
+		return nil, &fs.PathError{Op: "open", Path: VaultPrefix + "pages/" + name, Err: fs.ErrNotExist}
 	}
-	return s.files[i].read()
+	return s.Files[i].Read()
 }
 
 // finish sorts the files and derives the page listing.
-func (s *vaultSnapshot) finish() {
-	sort.Slice(s.files, func(i, j int) bool { return s.files[i].path < s.files[j].path })
-	s.pageFile = map[string]int{}
-	for i, f := range s.files {
-		rest, ok := strings.CutPrefix(f.path, vaultPrefix+"pages/")
-		if !ok || !f.regular || strings.Contains(rest, "/") || !isPageFileName(rest) {
+func (s *Snapshot) finish() {
+	sort.Slice(s.Files, func(i, j int) bool { return s.Files[i].Path < s.Files[j].Path })
+	s.PageFile = map[string]int{}
+	for i, f := range s.Files {
+		rest, ok := strings.CutPrefix(f.Path, VaultPrefix+"pages/")
+		if !ok || !f.Regular || strings.Contains(rest, "/") || !IsPageFileName(rest) {
 			continue
 		}
-		s.pages = append(s.pages, rest)
-		s.pageFile[rest] = i
+		s.Pages = append(s.Pages, rest)
+		s.PageFile[rest] = i
 	}
-	sortPageNames(s.pages)
+	sortPageNames(s.Pages)
 }
 
-func (s *vaultSnapshot) file(path string) (snapFile, bool) {
-	i := sort.Search(len(s.files), func(i int) bool { return s.files[i].path >= path })
-	if i < len(s.files) && s.files[i].path == path {
-		return s.files[i], true
+// File returns the snapshot's file at the slash-separated path, if any.
+func (s *Snapshot) File(path string) (SnapFile, bool) {
+	i := sort.Search(len(s.Files), func(i int) bool { return s.Files[i].Path >= path })
+	if i < len(s.Files) && s.Files[i].Path == path {
+		return s.Files[i], true
 	}
-	return snapFile{}, false
+	return SnapFile{}, false
 }
 
-func (s *vaultSnapshot) hasVault() bool { return len(s.files) > 0 || len(s.unmerged) > 0 }
+// HasVault reports whether the snapshot holds any vault file or unmerged vault path.
+func (s *Snapshot) HasVault() bool { return len(s.Files) > 0 || len(s.Unmerged) > 0 }
 
-// workTreeSnapshot walks the work tree's EchoesVault/ without following
+// WorkTreeSnapshot walks the work tree's EchoesVault/ without following
 // symlinks. repo (nil outside Git) supplies the index view of local-only
 // files: on disk they are expected, tracked they are a problem.
-func workTreeSnapshot(ws *Workspace, repo *gitrepo.Repo) (*vaultSnapshot, error) {
-	s := &vaultSnapshot{localVerb: "tracked by Git"}
+func WorkTreeSnapshot(ws *Workspace, repo *gitrepo.Repo) (*Snapshot, error) {
+	s := &Snapshot{LocalVerb: "tracked by Git"}
 	if fsx.IsDirNoFollow(ws.Vault) {
 		err := filepath.WalkDir(ws.Vault, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -91,8 +96,8 @@ func workTreeSnapshot(ws *Workspace, repo *gitrepo.Repo) (*vaultSnapshot, error)
 				return nil
 			}
 			rel := filepath.ToSlash(ws.Rel(p))
-			s.files = append(s.files, snapFile{path: rel, regular: d.Type().IsRegular(),
-				read: func() ([]byte, error) { return fsx.ReadFile(p) }})
+			s.Files = append(s.Files, SnapFile{Path: rel, Regular: d.Type().IsRegular(),
+				Read: func() ([]byte, error) { return fsx.ReadFile(p) }})
 			return nil
 		})
 		if err != nil {
@@ -111,11 +116,11 @@ func workTreeSnapshot(ws *Workspace, repo *gitrepo.Repo) (*vaultSnapshot, error)
 	return s, nil
 }
 
-// indexSnapshot reads the vault from the Git index ($GIT_INDEX_FILE when
+// IndexSnapshot reads the vault from the Git index ($GIT_INDEX_FILE when
 // set, as during `git commit -a` or `git commit <paths>`): the blobs that
 // the next commit will hold, whatever the work tree says.
-func indexSnapshot(repo *gitrepo.Repo) (*vaultSnapshot, error) {
-	s := &vaultSnapshot{localVerb: "staged for commit"}
+func IndexSnapshot(repo *gitrepo.Repo) (*Snapshot, error) {
+	s := &Snapshot{LocalVerb: "staged for commit"}
 	if err := s.indexView(repo, true); err != nil {
 		return nil, err
 	}
@@ -125,11 +130,11 @@ func indexSnapshot(repo *gitrepo.Repo) (*vaultSnapshot, error) {
 
 // indexView records the local-only files the index holds and, when files
 // is set, takes the vault's files from the index.
-func (s *vaultSnapshot) indexView(repo *gitrepo.Repo, files bool) error {
+func (s *Snapshot) indexView(repo *gitrepo.Repo, files bool) error {
 	if !files {
 		return s.indexGate(repo, nil, false)
 	}
-	entries, err := repo.StagedFiles(strings.TrimSuffix(vaultPrefix, "/"))
+	entries, err := repo.StagedFiles(strings.TrimSuffix(VaultPrefix, "/"))
 	if err != nil {
 		return err
 	}
@@ -138,12 +143,12 @@ func (s *vaultSnapshot) indexView(repo *gitrepo.Repo, files bool) error {
 	}
 	read := serialReads()
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Path, vaultPrefix) {
+		if !strings.HasPrefix(e.Path, VaultPrefix) {
 			continue
 		}
 		if e.Stage != 0 {
-			if n := len(s.unmerged); n == 0 || s.unmerged[n-1] != e.Path {
-				s.unmerged = append(s.unmerged, e.Path)
+			if n := len(s.Unmerged); n == 0 || s.Unmerged[n-1] != e.Path {
+				s.Unmerged = append(s.Unmerged, e.Path)
 			}
 			continue
 		}
@@ -152,15 +157,15 @@ func (s *vaultSnapshot) indexView(repo *gitrepo.Repo, files bool) error {
 		if e.IntentToAdd {
 			continue
 		}
-		s.files = append(s.files, snapFile{path: e.Path, regular: isBlobMode(e.Mode), read: read(e.Read)})
+		s.Files = append(s.Files, SnapFile{Path: e.Path, Regular: IsBlobMode(e.Mode), Read: read(e.Read)})
 	}
 	return nil
 }
 
-// treeSnapshot reads the vault from the tree of rev, straight from the
+// TreeSnapshot reads the vault from the tree of rev, straight from the
 // object store: no checkout, no index.
-func treeSnapshot(repo *gitrepo.Repo, rev string) (*vaultSnapshot, error) {
-	s := &vaultSnapshot{localVerb: "committed"}
+func TreeSnapshot(repo *gitrepo.Repo, rev string) (*Snapshot, error) {
+	s := &Snapshot{LocalVerb: "committed"}
 	// One snapshot is one commit: the vault tree and the gate's other
 	// directories are read by the commit id, so a ref that moves meanwhile
 	// (a fetch) cannot mix two commits. A revision that does not resolve
@@ -168,14 +173,14 @@ func treeSnapshot(repo *gitrepo.Repo, rev string) (*vaultSnapshot, error) {
 	if h, err := repo.ResolveCommit(rev); err == nil {
 		rev = h
 	}
-	entries, err := repo.TreeFiles(rev, strings.TrimSuffix(vaultPrefix, "/"))
+	entries, err := repo.TreeFiles(rev, strings.TrimSuffix(VaultPrefix, "/"))
 	if err != nil {
 		return nil, err
 	}
 	read := serialReads()
 	for _, e := range entries {
-		if strings.HasPrefix(e.Path, vaultPrefix) {
-			s.files = append(s.files, snapFile{path: e.Path, regular: isBlobMode(e.Mode), read: read(e.Read)})
+		if strings.HasPrefix(e.Path, VaultPrefix) {
+			s.Files = append(s.Files, SnapFile{Path: e.Path, Regular: IsBlobMode(e.Mode), Read: read(e.Read)})
 		}
 	}
 	if err := s.treeGate(repo, rev); err != nil {
@@ -185,7 +190,7 @@ func treeSnapshot(repo *gitrepo.Repo, rev string) (*vaultSnapshot, error) {
 	return s, nil
 }
 
-func isBlobMode(m filemode.FileMode) bool {
+func IsBlobMode(m filemode.FileMode) bool {
 	return m == filemode.Regular || m == filemode.Executable || m == filemode.Deprecated
 }
 

@@ -39,8 +39,8 @@ func unsafeNameRune(name string) (rune, string, bool) {
 	return 0, "", false
 }
 
-// unsafeNameDetail describes why name is unsafe, or "" when it is not.
-func unsafeNameDetail(name string) string {
+// UnsafeNameDetail describes why name is unsafe, or "" when it is not.
+func UnsafeNameDetail(name string) string {
 	r, kind, bad := unsafeNameRune(name)
 	if !bad {
 		return ""
@@ -48,11 +48,11 @@ func unsafeNameDetail(name string) string {
 	return fmt.Sprintf("U+%04X, %s", r, kind)
 }
 
-// refuseUnsafePageName refuses to write a page whose normalized file name (after
+// RefuseUnsafePageName refuses to write a page whose normalized file name (after
 // echoes-conformance §8.1) holds an unsafe character.
-func refuseUnsafePageName(name string) error {
-	if d := unsafeNameDetail(name); d != "" {
-		return errorf("Page filename must not contain control, line-separator or bidirectional-control characters: %s holds %s.",
+func RefuseUnsafePageName(name string) error {
+	if d := UnsafeNameDetail(name); d != "" {
+		return Errorf("Page filename must not contain control, line-separator or bidirectional-control characters: %s holds %s.",
 			pyjson.ReprString(name), d)
 	}
 	return nil

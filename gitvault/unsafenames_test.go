@@ -36,12 +36,12 @@ func TestRefuseUnsafePageName(t *testing.T) {
 		if err != nil {
 			t.Fatalf("normalizePageName(%q): %v", in, err)
 		}
-		err = refuseUnsafePageName(name)
+		err = RefuseUnsafePageName(name)
 		if err == nil || err.Error() != prefix+want {
-			t.Errorf("refuseUnsafePageName(%q) = %v, want %q", name, err, prefix+want)
+			t.Errorf("RefuseUnsafePageName(%q) = %v, want %q", name, err, prefix+want)
 		}
-		if unsafeNameDetail(name) == "" {
-			t.Errorf("unsafeNameDetail(%q) is empty", name)
+		if UnsafeNameDetail(name) == "" {
+			t.Errorf("UnsafeNameDetail(%q) is empty", name)
 		}
 	}
 	// The strip comes first: edges the reference strips are never refused, and
@@ -53,8 +53,8 @@ func TestRefuseUnsafePageName(t *testing.T) {
 		if err != nil {
 			t.Fatalf("normalizePageName(%q): %v", in, err)
 		}
-		if err := refuseUnsafePageName(name); err != nil {
-			t.Errorf("refuseUnsafePageName(%q) = %v, want nil", name, err)
+		if err := RefuseUnsafePageName(name); err != nil {
+			t.Errorf("RefuseUnsafePageName(%q) = %v, want nil", name, err)
 		}
 	}
 }
@@ -71,14 +71,14 @@ func FuzzUnsafePageName(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if err := refuseUnsafePageName(name); err != nil {
+		if err := RefuseUnsafePageName(name); err != nil {
 			var e *Error
 			if !errors.As(err, &e) {
 				t.Fatalf("error of type %T", err)
 			}
 			return
 		}
-		row := "- [[" + pageStem(name) + "]]: x"
+		row := "- [[" + PageStem(name) + "]]: x"
 		if lines := pytext.SplitLines(row); len(lines) != 1 {
 			t.Fatalf("%q -> %q renders as %d lines", raw, name, len(lines))
 		}

@@ -28,7 +28,7 @@ func portablePageName(name string) error {
 		return nil
 	}
 	if r := winname.Reason(name); r != "" {
-		return errorf("Page filename cannot exist on Windows: %s (%s).", pyjson.ReprString(name), r)
+		return Errorf("Page filename cannot exist on Windows: %s (%s).", pyjson.ReprString(name), r)
 	}
 	return nil
 }

@@ -37,7 +37,7 @@ func ResolveWorkspace(dir string) (*Workspace, error) {
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return nil, wrapf(err, "Workspace is not a directory: %s", dir)
+			return nil, Wrapf(err, "Workspace is not a directory: %s", dir)
 		}
 		dir = wd
 	}
@@ -60,14 +60,14 @@ func ResolveWorkspace(dir string) (*Workspace, error) {
 func LocateWorkspace(dir string) (*Workspace, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, wrapf(err, "Workspace is not a directory: %s", dir)
+		return nil, Wrapf(err, "Workspace is not a directory: %s", dir)
 	}
 	real, err := fsx.ResolvePath(abs)
 	if err != nil {
 		real = abs
 	}
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
-		return nil, errorf("Workspace is not a directory: %s", real)
+		return nil, Errorf("Workspace is not a directory: %s", real)
 	}
 	root, inGit := real, false
 	if top, ok, err := gitrepo.Discover(real); err == nil && ok {
@@ -147,7 +147,7 @@ func (ws *Workspace) checkConfinement() error {
 func (ws *Workspace) confined(p string) error {
 	resolved, err := fsx.ResolvePath(p)
 	if err != nil || !fsx.Within(ws.Root, resolved) {
-		return errorf("Managed path escapes the workspace through a symlink: %s", p)
+		return Errorf("Managed path escapes the workspace through a symlink: %s", p)
 	}
 	return nil
 }

@@ -108,9 +108,9 @@ func (w *writer) write(path string, data []byte) error {
 		if err := fsx.WriteFileAtomic(path, data); err != nil {
 			var se *fsx.SymlinkError
 			if errors.As(err, &se) {
-				return wrapf(err, "Refusing to replace a symbolic link: %s", path)
+				return Wrapf(err, "Refusing to replace a symbolic link: %s", path)
 			}
-			return wrapf(err, "Cannot write %s: %s", path, osDetail(err))
+			return Wrapf(err, "Cannot write %s: %s", path, OSDetail(err))
 		}
 		return nil
 	})
@@ -121,7 +121,7 @@ func (w *writer) create(path string, data []byte) error {
 	w.sweepDir(filepath.Dir(path))
 	return w.guarded(func() error {
 		if err := fsx.CreateFileExclusive(path, data); err != nil {
-			return wrapf(err, "Cannot write %s: %s", path, osDetail(err))
+			return Wrapf(err, "Cannot write %s: %s", path, OSDetail(err))
 		}
 		return nil
 	})
@@ -133,7 +133,7 @@ func (w *writer) create(path string, data []byte) error {
 func (w *writer) guarded(fn func() error) error {
 	err := w.lock.Guard(fn)
 	if _, ok := err.(*Error); err != nil && !ok {
-		return wrapf(err, lockBusyMessage) // only Verify's errors are not *Error
+		return Wrapf(err, lockBusyMessage) // only Verify's errors are not *Error
 	}
 	return err
 }
@@ -148,7 +148,7 @@ func ReleaseLocks() error { return fsx.ReleaseHeld() }
 func (w *writer) mkdirs(dirs ...string) error {
 	for _, d := range dirs {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			return wrapf(err, "Cannot create directory %s: %s", d, osDetail(err))
+			return Wrapf(err, "Cannot create directory %s: %s", d, OSDetail(err))
 		}
 	}
 	return nil

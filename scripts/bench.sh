@@ -154,6 +154,36 @@ else
   echo "== log --follow on a real repository: skipped (set ECHOES_BENCH_REPO to a clone of one)"
 fi
 
+# Memory freshness (issue 18): 1,000 pages citing 3,000 paths over a
+# 10,000-commit history (each commit changes one line of one cited file;
+# every 50th also edits a page), next to one git log --name-only over the
+# same history. stale has no cache yet: every run is a cold run.
+fresh="$work/fresh10k"
+if [ ! -f "$fresh/.git/objects/info/commit-graph" ]; then
+  echo "generating 10,000 commits citing 3,000 files from 1,000 pages in $fresh"
+  rm -rf "$fresh"; git init -q "$fresh"
+  awk 'function p(f) { return sprintf("src/d%02d/f%04d.go", f % 100, f) }
+    function file(f, v,   s, l) { s = sprintf("package d%02d\n\n", f % 100)
+      for (l = 1; l <= 20; l++) s = s (l == 10 ? sprintf("// version %d of file %d\n", v, f) : sprintf("// line %d of file %d\n", l, f))
+      return s }
+    function pg(n, r) { return sprintf("---\ntype: note\nstack: go\nstatus: active\nsummary: \"page %d\"\nsources:\n  - %s\n  - %s:8-12\n---\n\nSee `%s` (revision %d).\n", n, p(3*n%3000), p((3*n+1)%3000), p((3*n+2)%3000), r) }
+    function data(s) { printf "data %d\n%s\n", length(s), s }
+    BEGIN { for (c = 0; c < 10000; c++) {
+      printf "commit refs/heads/main\ncommitter bench <bench@example.com> %d +0000\n", 1700000000 + c * 60; data("commit " c)
+      if (c == 0) { for (f = 0; f < 3000; f++) { printf "M 100644 inline %s\n", p(f); data(file(f, 0)) }
+        for (n = 0; n < 1000; n++) { printf "M 100644 inline EchoesVault/pages/page-%04d.md\n", n; data(pg(n, 0)) }
+        continue }
+      f = c * 7919 % 3000; printf "M 100644 inline %s\n", p(f); data(file(f, c))
+      if (c % 50 == 0) { n = c * 31 % 1000; printf "M 100644 inline EchoesVault/pages/page-%04d.md\n", n; data(pg(n, c)) } } }' \
+    | LC_ALL=C git -C "$fresh" fast-import --quiet
+  git -C "$fresh" reset -q --hard main
+  (cd "$fresh" && "$ge" init >/dev/null)
+  git -C "$fresh" commit-graph write --reachable
+fi
+echo "== stale: 1,000 pages, 3,000 cited paths, 10,000 commits"
+label="git log --format=%H --name-only (baseline)"; best git -C "$fresh" log --format=%H --name-only main
+label="git echoes stale --rev main (cold)"; best "$ge" stale --workspace "$fresh" --rev main --format json
+
 # The merge driver on three versions of large, repetitive Markdown (issue 11
 # item 12), next to `git merge-file` on the same bytes. Both write into a
 # fresh copy of ours each run, as a merge does; the copy is part of both.
@@ -171,7 +201,7 @@ done
 # The viewer (issue 14): every view of the 10,000-page vault, and the whole
 # graph of 2,000 linked pages, rendered in process (go test -bench).
 echo "== git echoes serve: views of the 10,000-page vault, graph of 2,000 nodes"
-go test -run '^$' -bench 'BenchmarkViews10k|BenchmarkGraph2000' -benchtime 5x ./internal/viewer |
+go test -run '^$' -bench 'BenchmarkViews10k|BenchmarkGraph2000' -benchtime 5x ./viewer |
   awk '/^Benchmark/ { printf "%6d ms  %s\n", $3 / 1e6, $1 }'
 
 # Ranked search (issue 12): 10,000 pages + 5,000 memories, next to SQLite

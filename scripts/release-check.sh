@@ -4,7 +4,10 @@
 # its own temporary folder; then checks the seven archives, their contents,
 # modes, times and stamped versions, that SHA256SUMS verifies, and that both
 # runs gave the same bytes (scripts/release/check_archives.py says what
-# exactly).
+# exactly). Before building, it checks in a throwaway clone that
+# scripts/release.sh refuses a tag or a plugin manifest whose version is not
+# internal/buildinfo.ReleaseVersion (issue 23), and the snapshot's version is
+# then checked to be that version too.
 #
 #   scripts/release-check.sh
 #
@@ -27,6 +30,39 @@ if ! "$gr" check >"$work/check.log" 2>&1; then
 fi
 echo "ok    goreleaser check .goreleaser.yaml"
 
+# One version (issue 23): scripts/release.sh must refuse, before building
+# anything, a tag that is not v<internal/buildinfo.ReleaseVersion> and plugin
+# manifests that disagree with it. Tried in a throwaway clone of HEAD.
+vpassed=0
+vfail() { echo "FAIL  $*" >&2; echo "release-check: $((1 + vpassed)) passed, 1 failed"; exit 1; }
+version=$(python3 scripts/release/versions.py "$root") || vfail "scripts/release/versions.py on HEAD"
+git clone -q --no-hardlinks "$root" "$work/vclone"
+git -C "$work/vclone" -c user.name=release-check -c user.email=release-check@invalid \
+  tag -a -m mismatch v9.9.9 HEAD
+if (cd "$work/vclone" && GORELEASER=/nonexistent scripts/release.sh) >"$work/v.log" 2>&1; then
+  vfail "scripts/release.sh accepted tag v9.9.9 for version $version"
+fi
+grep -q "tag 'v9.9.9' is not v$version" "$work/v.log" || vfail "tag mismatch message: $(cat "$work/v.log")"
+[ ! -e "$work/vclone/dist" ] || vfail "scripts/release.sh built into dist/ despite the tag mismatch"
+echo "ok    scripts/release.sh refuses tag v9.9.9 (ReleaseVersion $version), before building"
+vpassed=$((vpassed + 1))
+git -C "$work/vclone" tag -d v9.9.9 >/dev/null
+git -C "$work/vclone" -c user.name=release-check -c user.email=release-check@invalid \
+  tag -a -m match "v$version" HEAD
+python3 scripts/release/versions.py --tag "v$version" "$work/vclone" >/dev/null ||
+  vfail "versions.py refused the matching tag v$version"
+echo "ok    the matching tag v$version passes the version check"
+vpassed=$((vpassed + 1))
+sed -i 's/"version": "'"$version"'"/"version": "0.0.0-drift"/' "$work/vclone/plugin/.codex-plugin/plugin.json"
+if (cd "$work/vclone" && GORELEASER=/nonexistent scripts/release.sh --snapshot) >"$work/v.log" 2>&1; then
+  vfail "scripts/release.sh --snapshot accepted a Codex manifest at 0.0.0-drift"
+fi
+grep -q "plugin/.codex-plugin/plugin.json: version '0.0.0-drift'" "$work/v.log" ||
+  vfail "manifest mismatch message: $(cat "$work/v.log")"
+echo "ok    scripts/release.sh --snapshot refuses a plugin manifest at another version"
+vpassed=$((vpassed + 1))
+rm -rf "$work/vclone"
+
 for run in a b; do
   start=$SECONDS
   if ! GORELEASER=$gr scripts/release.sh --snapshot "$work/$run" >"$work/$run.log" 2>&1; then
@@ -38,5 +74,5 @@ for run in a b; do
   echo "release-check: run $run took $((SECONDS - start))s"
 done
 
-# 1: the goreleaser check above.
-python3 scripts/release/check_archives.py --passed 1 "$root" "$work/a" "$work/b"
+# 1 + vpassed: the goreleaser check and the version checks above.
+python3 scripts/release/check_archives.py --passed $((1 + vpassed)) "$root" "$work/a" "$work/b"

@@ -52,6 +52,23 @@ if [ -z "$snapshot" ] && [ -n "$outdir" ] && [ "$outdir" != "$root/dist" ]; then
   esac
 fi
 
+# One version (issue 23): internal/buildinfo.ReleaseVersion, the agent plugin
+# manifests and, for a release, the tag must agree; a snapshot is
+# <ReleaseVersion>-snapshot-<commit> (.goreleaser.yaml reads it from
+# GIT_ECHOES_VERSION). Checked before anything is built.
+if [ -n "$snapshot" ]; then
+  GIT_ECHOES_VERSION=$(python3 scripts/release/versions.py "$root") || exit 1
+else
+  if ! tag=$(git describe --tags --exact-match --match 'v[0-9]*' HEAD 2>/dev/null); then
+    echo "release: HEAD carries no tag vX.Y.Z (use --snapshot for an untagged commit)" >&2
+    exit 2
+  fi
+  GIT_ECHOES_VERSION=$(python3 scripts/release/versions.py --tag "$tag" "$root") || exit 1
+  # The tag checked above is the one GoReleaser releases.
+  export GORELEASER_CURRENT_TAG=$tag
+fi
+export GIT_ECHOES_VERSION
+
 gr=$(scripts/release/goreleaser.sh)
 
 # Reproducible bytes must not depend on the caller's environment: GoReleaser

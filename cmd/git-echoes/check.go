@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/git-echoes/git-echoes/gitvault/gate"
 	"io"
 	"strings"
 
@@ -107,12 +108,12 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		return checkUsageError(stderr, "unexpected arguments: "+strings.Join(fs.Args(), " "))
 	}
-	opt := gitvault.CheckOptions{RequireTracked: *requireTracked, Strict: *strict}
+	opt := gate.CheckOptions{RequireTracked: *requireTracked, Strict: *strict}
 	switch {
 	case *staged && fs.Changed("rev"):
 		return checkUsageError(stderr, "--staged and --rev are mutually exclusive")
 	case *staged:
-		opt.Source = gitvault.CheckStaged
+		opt.Source = gate.CheckStaged
 	case fs.Changed("rev"):
 		if *rev == "" {
 			return checkUsageError(stderr, "--rev needs a revision")
@@ -120,7 +121,7 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if *requireTracked {
 			return checkUsageError(stderr, "--require-tracked compares the work tree with the index; it cannot be combined with --rev")
 		}
-		opt.Source, opt.Rev = gitvault.CheckRev, *rev
+		opt.Source, opt.Rev = gate.CheckRev, *rev
 	}
 	switch *format {
 	case "text", "json", "github":
@@ -129,8 +130,8 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	eng, err := gitvault.Open(gitvault.Options{Workspace: *workspace})
 	if err == nil {
-		var res *gitvault.CheckResult
-		if res, err = eng.Check(opt); err == nil {
+		var res *gate.CheckResult
+		if res, err = gate.Check(eng, opt); err == nil {
 			io.WriteString(stdout, renderCheck(res, *format))
 			if res.OK() {
 				return exitOK
@@ -159,17 +160,17 @@ func firstLine(s string) string {
 }
 
 // sourceLabel names the snapshot in human output.
-func sourceLabel(res *gitvault.CheckResult) string {
+func sourceLabel(res *gate.CheckResult) string {
 	switch res.Source {
-	case gitvault.CheckStaged:
+	case gate.CheckStaged:
 		return "staged index"
-	case gitvault.CheckRev:
+	case gate.CheckRev:
 		return "revision " + res.Rev
 	}
 	return "work tree"
 }
 
-func renderCheck(res *gitvault.CheckResult, format string) string {
+func renderCheck(res *gate.CheckResult, format string) string {
 	switch format {
 	case "json":
 		return pyjson.Pretty(res.JSON())
@@ -185,7 +186,7 @@ func renderCheck(res *gitvault.CheckResult, format string) string {
 	for _, f := range res.Findings {
 		// Errors keep the bytes they always had; warnings say so.
 		sev := ""
-		if f.Severity() == gitvault.SeverityWarning {
+		if f.Severity() == gate.SeverityWarning {
 			sev = "warning: "
 		}
 		if f.Line > 0 {
@@ -205,7 +206,7 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func checkSummary(res *gitvault.CheckResult) string {
+func checkSummary(res *gate.CheckResult) string {
 	warnings := res.Warnings()
 	memories := ""
 	if res.Memories > 0 {
@@ -233,7 +234,7 @@ func checkSummary(res *gitvault.CheckResult) string {
 
 // githubAnnotation renders one finding as a GitHub Actions workflow command:
 // ::error for errors, ::warning for warnings.
-func githubAnnotation(f gitvault.Finding) string {
+func githubAnnotation(f gate.Finding) string {
 	props := "file=" + escapeGitHubProperty(f.Path)
 	if f.Line > 0 {
 		props += fmt.Sprintf(",line=%d", f.Line)

@@ -1,10 +1,9 @@
 package main
 
 import (
+	"github.com/git-echoes/git-echoes/gitvault/gate"
 	"regexp"
 	"testing"
-
-	"github.com/git-echoes/git-echoes/gitvault"
 )
 
 // check --help documents every rule of the gate with its severity, in the
@@ -12,10 +11,10 @@ import (
 func TestCheckHelpRuleTable(t *testing.T) {
 	row := regexp.MustCompile(`(?m)^  ([a-z-]+) +(error|warning)  `)
 	rows := row.FindAllStringSubmatch(checkUsage, -1)
-	if len(rows) != len(gitvault.CheckRules) {
-		t.Fatalf("check --help lists %d rules, the engine has %d", len(rows), len(gitvault.CheckRules))
+	if len(rows) != len(gate.CheckRules) {
+		t.Fatalf("check --help lists %d rules, the engine has %d", len(rows), len(gate.CheckRules))
 	}
-	for i, r := range gitvault.CheckRules {
+	for i, r := range gate.CheckRules {
 		if rows[i][1] != r.Name || rows[i][2] != r.Severity.String() {
 			t.Errorf("row %d: %s %s, want %s %s", i, rows[i][1], rows[i][2], r.Name, r.Severity)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/git-echoes/git-echoes/gitvault/review"
 	"io"
 	"os"
 	"path/filepath"
@@ -42,6 +43,7 @@ EchoesVault Protocol 1.0.0 runtime commands:
   search QUERY [--limit N] [--rev REV]
                                     literal case-insensitive search of page bodies
   find QUERY [options]              ranked search of pages, daily entries and memories
+  import SOURCE [options]           bring an MCP memory graph, notes or an AGENTS.md section in
   append [--payload PATH|-]         write one unique scratchpad entry
   upsert [--payload PATH|-]         create or replace one page (expectedSha256 for updates)
   end --confirm-explicit-user-end [--payload PATH|-]
@@ -53,6 +55,8 @@ Git integration, agents and the ECC memory vault (each has --help):
   check [--staged | --rev REV]      fail-closed gate over the work tree, index or a commit
   diff [A [B] | A..B | A...B]       what changed in memory between two snapshots (review)
   log PAGE|MEMORY-ID [--follow]     the history of one page or memory
+  stale [PAGE...] [--strict]        which pages cite code that changed since they were written
+  confirm PAGE                      record that a page was re-checked against HEAD
   hooks install|uninstall|status    pre-commit / pre-merge-commit check, post-merge hydrate
   merge-driver                      page-aware three-way merge driver and its installer
   hook session-start                Claude Code / Codex SessionStart status card
@@ -370,7 +374,7 @@ func init() {
 				return "", err
 			}
 			if rev := inv.flag("rev"); rev != "" {
-				return inv.eng.StartAt(rev, n)
+				return review.StartAt(inv.eng, rev, n)
 			}
 			return inv.eng.Start(n)
 		}}
@@ -385,7 +389,7 @@ func init() {
 				return "", err
 			}
 			if rev := inv.flag("rev"); rev != "" {
-				res, err := inv.eng.SearchAt(rev, inv.positional[0], n)
+				res, err := review.SearchAt(inv.eng, rev, inv.positional[0], n)
 				if err != nil {
 					return "", err
 				}

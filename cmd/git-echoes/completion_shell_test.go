@@ -132,7 +132,7 @@ func TestBashCompletion(t *testing.T) {
 		t.Errorf("complete -p after sourcing:\n%s", out)
 	}
 	for _, c := range []shellCase{
-		{"git-echoes sta", "[status ]\n[start ]\n"},
+		{"git-echoes sta", "[status ]\n[start ]\n[stale ]\n"},
 		{"git-echoes --w", "[--workspace ]\n"},
 		{"git-echoes search --", "[--limit ]\n[--rev ]\n[--help ]\n"},
 		{"git-echoes check --format=j", "[json ]\n"},
@@ -182,7 +182,7 @@ func TestBashCompletionThroughGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []shellCase{
-		{"git echoes sta", "[status ]\n[start ]\n"},
+		{"git echoes sta", "[status ]\n[start ]\n[stale ]\n"},
 		{"git echoes check --format=", "[text ]\n[json ]\n[github ]\n"},
 		{"git echoes hash al", "[alpha ]\n"},
 		{"git echoes hash my", "[my\\ page ]\n"},
@@ -245,7 +245,7 @@ func TestZshCompletion(t *testing.T) {
 	// The function's logic, with the builtins mocked: sourced, and
 	// autoloaded from $fpath (the file's body is then the function).
 	for _, c := range []struct{ words, prefix, want string }{
-		{"git-echoes sta", "sta", "compadd:status\ncompadd:start\n"},
+		{"git-echoes sta", "sta", "compadd:status\ncompadd:start\ncompadd:stale\n"},
 		{"echoes hash ''", "", "compadd:$(touch PWNED)\ncompadd:a:b\ncompadd:alpha\ncompadd:beta\ncompadd:my page\n"},
 		{"echoes check --format=", "--format=", "compadd:--format=text\ncompadd:--format=json\ncompadd:--format=github\n"},
 		{"echoes append --payload=", "--payload=", "compadd:--payload=-\ncompset -P *=\n_files \n"},
@@ -294,8 +294,8 @@ func TestFishCompletion(t *testing.T) {
 	testenv.WriteFile(t, script, completionScripts["fish"])
 	runShell(t, repo, env, fish, "-n", script)
 	for _, c := range []shellCase{
-		{"git-echoes sta", "start\trefresh the index and print the session context\nstatus\tread-only health report (alias of inspect)\n"},
-		{"git echoes sta", "start\trefresh the index and print the session context\nstatus\tread-only health report (alias of inspect)\n"},
+		{"git-echoes sta", "stale\twhich pages cite code that changed since they were written\nstart\trefresh the index and print the session context\nstatus\tread-only health report (alias of inspect)\n"},
+		{"git echoes sta", "stale\twhich pages cite code that changed since they were written\nstart\trefresh the index and print the session context\nstatus\tread-only health report (alias of inspect)\n"},
 		{"git --no-pager echoes check --format ", "github\njson\ntext\n"},
 		{"git echoes check --format=j", "--format=json\n"},
 		{"git-echoes hash ", "$(touch PWNED)\na:b\nalpha\nbeta\nmy page\n"},

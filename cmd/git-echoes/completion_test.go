@@ -104,7 +104,7 @@ func TestComplete(t *testing.T) {
 		prefix    string
 		want      []string
 	}{
-		{nil, "sta", "words", "", []string{"status", "start"}}, // table order
+		{nil, "sta", "words", "", []string{"status", "start", "stale"}}, // table order
 		{nil, "", "words", "", commandNames()},
 		{nil, "--w", "words", "", []string{"--workspace"}},
 		{nil, "--", "words", "", []string{"--workspace", "--agent", "--adapter-version", "--version", "--help"}},
@@ -214,7 +214,8 @@ func TestCompleteRefs(t *testing.T) {
 func TestCompleteProtocol(t *testing.T) {
 	ws := makeVault(t)
 	code, out, errOut := runCLI(completeCommand, "--cur=sta")
-	want := "words\nstatus\t" + lookupTopic("status").summary + "\nstart\t" + lookupTopic("start").summary + "\n"
+	want := "words\nstatus\t" + lookupTopic("status").summary + "\nstart\t" + lookupTopic("start").summary +
+		"\nstale\t" + lookupTopic("stale").summary + "\n"
 	if code != 0 || out != want || errOut != "" {
 		t.Errorf("__complete --cur=sta: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}

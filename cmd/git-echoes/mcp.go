@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/git-echoes/git-echoes/gitvault"
-	"github.com/git-echoes/git-echoes/internal/mcpserver"
+	"github.com/git-echoes/git-echoes/mcpserver"
 )
 
 // `git echoes mcp`: a stdio MCP server over the ECC memory vault and the

@@ -20,12 +20,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-echoes/git-echoes/gitvault"
-	"github.com/git-echoes/git-echoes/internal/mcpserver"
 	"github.com/git-echoes/git-echoes/internal/testenv"
+	"github.com/git-echoes/git-echoes/mcpserver"
 )
 
 // The tests of tool results, schemas and bounds run the server of
-// internal/mcpserver in process, over the SDK's in-memory transports
+// mcpserver in process, over the SDK's in-memory transports
 // (serve). Those about what only the process shows (flags, environment
 // variables, startup refusals and exit statuses, the process's cwd, serial
 // order over real stdio) run this binary as git-echoes over stdio

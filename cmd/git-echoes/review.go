@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/git-echoes/git-echoes/gitvault/review"
 	"io"
 	"strings"
 
@@ -118,7 +119,7 @@ func runDiff(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	default:
 		return reviewUsageError(stderr, diffUsage, "diff", "--format must be markdown, json or text, not "+pyjson.ReprString(*format))
 	}
-	rr, err := gitvault.ParseRevRange(fs.Args(), *worktree)
+	rr, err := review.ParseRevRange(fs.Args(), *worktree)
 	if err != nil {
 		return reviewUsageError(stderr, diffUsage, "diff", gitvault.ErrorMessage(err))
 	}
@@ -126,7 +127,7 @@ func runDiff(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reviewFail(stderr, err)
 	}
-	res, err := eng.Diff(rr)
+	res, err := review.Diff(eng, rr)
 	if err != nil {
 		return reviewFail(stderr, err)
 	}
@@ -134,7 +135,7 @@ func runDiff(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case "json":
 		io.WriteString(stdout, pyjson.Pretty(res.JSON()))
 	case "markdown":
-		io.WriteString(stdout, res.Markdown(gitvault.MarkdownLimit))
+		io.WriteString(stdout, res.Markdown(review.MarkdownLimit))
 	default:
 		io.WriteString(stdout, res.Text())
 	}
@@ -175,7 +176,7 @@ func runLog(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reviewFail(stderr, err)
 	}
-	res, err := eng.Log(gitvault.LogOptions{Target: fs.Arg(0), Follow: *follow, Limit: *limit, Rev: *rev})
+	res, err := review.Log(eng, review.LogOptions{Target: fs.Arg(0), Follow: *follow, Limit: *limit, Rev: *rev})
 	if err != nil {
 		return reviewFail(stderr, err)
 	}

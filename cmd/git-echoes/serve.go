@@ -18,10 +18,10 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
-	"github.com/git-echoes/git-echoes/internal/viewer"
+	"github.com/git-echoes/git-echoes/viewer"
 )
 
-// `git echoes serve`: the read-only local web viewer (internal/viewer). It
+// `git echoes serve`: the read-only local web viewer (viewer). It
 // prints the URL, with its token, on stdout, and serves until SIGINT or
 // SIGTERM.
 

@@ -226,9 +226,17 @@ def main():
         check(n.endswith("." + want), f"{n} is a .{want}")
     check(len(versions) == 1, "one version in every archive name", str(versions))
     version = versions.pop() if len(versions) == 1 else ""
-    m = re.match(r"^\d+\.\d+\.\d+-snapshot-([0-9a-f]{7,40})$", version)
-    check(bool(m) and full.startswith(m.group(1)),
+    m = re.match(r"^(\d+\.\d+\.\d+)-snapshot-([0-9a-f]{7,40})$", version)
+    check(bool(m) and full.startswith(m.group(2)),
           f"version {version!r} is the snapshot version of HEAD {full[:12]}")
+    # One version (issue 23): the snapshot is one of the release being
+    # prepared, the version the plugin manifests carry.
+    release = subprocess.run(
+        [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "versions.py"), root],
+        capture_output=True, text=True)
+    check(release.returncode == 0 and bool(m) and m.group(1) == release.stdout.strip(),
+          f"version {version!r} is internal/buildinfo.ReleaseVersion and the plugin manifests' version",
+          (release.stderr or release.stdout).strip())
 
     # SHA256SUMS.
     sums_path = os.path.join(dir_a, "SHA256SUMS")

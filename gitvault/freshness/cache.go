@@ -1,0 +1,110 @@
+package freshness
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+
+	"github.com/git-echoes/git-echoes/internal/fsx"
+	"github.com/git-echoes/git-echoes/internal/gitrepo"
+)
+
+// The verdict cache: one file, verdicts.json, in the local cache
+// directory (.git/echoes/stale: never part of a tree, shared by linked
+// worktrees). A report is keyed by everything it depends on: the target
+// commit (a commit id fixes its whole history), the shallow boundary (a
+// deeper fetch moves anchors), and the document's path, kind, updated_at,
+// work-tree flag and text (which fix its citations, its verified: field
+// and so its anchor). The file holds the reports of one target; checking
+// another target replaces it, so it stays bounded. It is never
+// authoritative: a file that does not parse is ignored and rewritten.
+
+const cacheVersion = 1
+
+type cacheFile struct {
+	Version int               `json:"version"`
+	Target  string            `json:"target"`
+	Reports map[string]Report `json:"reports"`
+}
+
+func docKey(target, shallow string, d Doc) string {
+	h := sha256.New()
+	for _, s := range []string{strconv.Itoa(cacheVersion), target, shallow, d.Path, strconv.FormatBool(d.Memory),
+		d.UpdatedAt.UTC().String(), strconv.FormatBool(d.WorkTree), d.Text} {
+		h.Write([]byte(strconv.Itoa(len(s)) + ":" + s))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// CheckCached is Check with the verdict cache in dir: the reports it
+// holds for these documents at this target are reused, the others are
+// computed and the file rewritten. writeErr reports a cache file that
+// could not be written (the reports are right all the same).
+func CheckCached(repo *gitrepo.Repo, target string, docs []Doc, dir string) (reps []Report, writeErr error, err error) {
+	shallowSet, err := repo.Shallow()
+	if err != nil {
+		return nil, nil, err
+	}
+	var ids []string
+	for id := range shallowSet {
+		ids = append(ids, id)
+	}
+	sortStrings(ids)
+	shallow := ""
+	for _, id := range ids {
+		shallow += id + " "
+	}
+	path := filepath.Join(dir, "verdicts.json")
+	var cf cacheFile
+	if data, rerr := fsx.ReadFile(path); rerr == nil {
+		if json.Unmarshal(data, &cf) != nil || cf.Version != cacheVersion || cf.Target != target {
+			cf = cacheFile{}
+		}
+	} else if !errors.Is(rerr, fs.ErrNotExist) {
+		cf = cacheFile{}
+	}
+	if cf.Reports == nil {
+		cf = cacheFile{Version: cacheVersion, Target: target, Reports: map[string]Report{}}
+	}
+	keys := make([]string, len(docs))
+	var miss []Doc
+	var missAt []int
+	reps = make([]Report, len(docs))
+	for i, d := range docs {
+		keys[i] = docKey(target, shallow, d)
+		if r, ok := cf.Reports[keys[i]]; ok {
+			reps[i] = r
+			continue
+		}
+		miss = append(miss, d)
+		missAt = append(missAt, i)
+	}
+	if len(miss) == 0 {
+		return reps, nil, nil
+	}
+	got, err := Check(repo, target, miss)
+	if err != nil {
+		return nil, nil, err
+	}
+	for j, r := range got {
+		reps[missAt[j]] = r
+		cf.Reports[keys[missAt[j]]] = r
+	}
+	data, err := json.Marshal(cf)
+	if err != nil {
+		return reps, err, nil
+	}
+	return reps, fsx.WriteFileAtomic(path, data), nil
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}

@@ -1,0 +1,744 @@
+package freshness
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/git-echoes/git-echoes/internal/frontmatter"
+	"github.com/git-echoes/git-echoes/internal/gitrepo"
+	"github.com/git-echoes/git-echoes/internal/linediff"
+	"github.com/git-echoes/git-echoes/internal/pytext"
+)
+
+// Verdict is the state of one citation, or of a whole document.
+type Verdict string
+
+// The verdicts (issue 18, "Verdicts"), from best to worst.
+const (
+	Uncited Verdict = "uncited" // a document without citations
+	Fresh   Verdict = "fresh"   // unchanged since the anchor
+	Moved   Verdict = "moved"   // renamed with its content (or cited lines) intact
+	Drifted Verdict = "drifted" // changed since the anchor
+	Missing Verdict = "missing" // deleted since the anchor, or not there at all
+)
+
+func (v Verdict) rank() int {
+	switch v {
+	case Fresh:
+		return 1
+	case Moved:
+		return 2
+	case Drifted:
+		return 3
+	case Missing:
+		return 4
+	}
+	return 0
+}
+
+// Worse reports whether v is worse than w.
+func (v Verdict) Worse(w Verdict) bool { return v.rank() > w.rank() }
+
+// MaxCommits bounds the commits listed for one drifted citation (the
+// count of all of them is given).
+const MaxCommits = 10
+
+// Doc is one page or memory to check.
+type Doc struct {
+	Path      string // repository-relative, slash-separated
+	Text      string // the document as read (work tree or the target's tree)
+	Memory    bool   // an ECC memory: body citations only, anchored by UpdatedAt
+	UpdatedAt time.Time
+	// WorkTree marks a page with uncommitted changes: it is anchored at
+	// the work tree, that is, it was just written against the code at the
+	// target (see Check).
+	WorkTree bool
+}
+
+// CommitRef is one commit that changed a cited file, directory or lines.
+type CommitRef struct {
+	Hash    string
+	Short   string
+	Subject string
+	Author  string // "Name <email>"
+	Date    time.Time
+	Added   int // lines added (for a line citation: inside the cited lines)
+	Removed int // lines removed (for a line citation: cited lines lost)
+}
+
+// Result is the verdict on one citation.
+type Result struct {
+	Citation
+	Verdict  Verdict
+	NewPath  string // where it is at the target when renamed ("" when not)
+	NewStart int    // the cited lines' range at the target when they moved (0 when not)
+	NewEnd   int
+	Commits  []CommitRef // drifted or moved: newest first, at most MaxCommits
+	Count    int         // all the commits that changed it since the anchor
+	Note     string      // why, when the verdict needs one ("not at the anchor")
+}
+
+// Anchor is the commit a document was written (or confirmed) against.
+type Anchor struct {
+	Commit   string // "" for the work tree
+	Date     time.Time
+	WorkTree bool // uncommitted changes: anchored at the work tree
+	Verified bool // the verified: field moved the anchor
+	Shallow  bool // the history ends (a shallow clone) before the document's last change
+
+	path string // the page's path at the anchor commit (renames followed)
+}
+
+// Report is the verdict on one document.
+type Report struct {
+	Path      string
+	Memory    bool
+	Anchor    Anchor
+	Verdict   Verdict
+	Citations []Result
+	Invalid   []Invalid
+}
+
+// checker holds one Check run's readers and memos.
+type checker struct {
+	repo    *gitrepo.Repo
+	tr      *gitrepo.TreeReader
+	shallow map[string]bool
+	target  *gitrepo.Commit
+	ranges  map[string][]*gitrepo.Commit
+	chains  map[string][]*gitrepo.Commit
+	infos   map[string]*gitrepo.Commit
+	blobs   map[string][]string
+	pairs   map[string]map[string]bool              // changedPaths, by tree pair
+	changes map[string]map[string]bool              // commitChanges
+	chainIx map[string]chainIndex                   // indexChain, by range
+	rangeIx map[string]map[string][]*gitrepo.Commit // rangeIndex, by anchor
+}
+
+// Check computes the reports of docs against the target commit (a full
+// commit id). It reads the repository only.
+//
+// Anchors: a committed page is anchored at the last commit that changed
+// it (a pure rename of the page, content intact, is followed to the
+// older name and does not count), or at the commit of its verified:
+// field (see applyVerified). A page with uncommitted changes (WorkTree)
+// is anchored at the target itself: it was written against the code the
+// writer has, so its citations are fresh when they exist at the target
+// and missing when they do not. A memory is anchored at the first commit
+// of the target's first-parent chain whose committer date is at or
+// before its updated_at. In a shallow clone whose history ends before a
+// document's last change, the anchor is the shallow boundary and the
+// report says so (Anchor.Shallow): drift before it cannot be seen.
+func Check(repo *gitrepo.Repo, target string, docs []Doc) ([]Report, error) {
+	k := &checker{repo: repo, tr: repo.NewTreeReader(), ranges: map[string][]*gitrepo.Commit{},
+		chains: map[string][]*gitrepo.Commit{}, infos: map[string]*gitrepo.Commit{}, blobs: map[string][]string{},
+		changes: map[string]map[string]bool{}, pairs: map[string]map[string]bool{}, chainIx: map[string]chainIndex{}, rangeIx: map[string]map[string][]*gitrepo.Commit{}}
+	defer k.tr.Close()
+	var err error
+	if k.shallow, err = repo.Shallow(); err != nil {
+		return nil, err
+	}
+	if k.target, err = k.header(target); err != nil {
+		return nil, err
+	}
+	anchors, err := k.anchors(docs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Report, len(docs))
+	for i := range docs {
+		r, err := k.report(&docs[i], anchors[i])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", docs[i].Path, err)
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// anchors computes every document's anchor: one shared walk from the
+// target for the committed pages, one walk of the first-parent chain for
+// the memories.
+func (k *checker) anchors(docs []Doc) ([]Anchor, error) {
+	out := make([]Anchor, len(docs))
+	cur := map[int]string{} // pending page -> its path at the commit being walked
+	var mems []int
+	for i, d := range docs {
+		switch {
+		case d.Memory:
+			mems = append(mems, i)
+		case d.WorkTree:
+			out[i] = Anchor{WorkTree: true, Date: k.target.CommitDate}
+		default:
+			cur[i] = d.Path
+		}
+	}
+	if len(cur) > 0 {
+		if err := k.pageAnchors(cur, out); err != nil {
+			return nil, err
+		}
+		for i := range docs {
+			if docs[i].Memory || docs[i].WorkTree {
+				continue
+			}
+			if err := k.applyVerified(&docs[i], &out[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(mems) > 0 {
+		sort.SliceStable(mems, func(a, b int) bool { return docs[mems[a]].UpdatedAt.After(docs[mems[b]].UpdatedAt) })
+		c := k.target
+		for _, i := range mems {
+			for c.CommitDate.After(docs[i].UpdatedAt) && len(c.Parents) > 0 {
+				next, err := k.header(c.Parents[0])
+				if err != nil {
+					return nil, err
+				}
+				c = next
+			}
+			out[i] = Anchor{Commit: c.Hash, Date: c.CommitDate}
+			if c.CommitDate.After(docs[i].UpdatedAt) {
+				// Older than every commit: the chain's root is the earliest anchor there is.
+				out[i].Shallow = k.shallow[c.Hash]
+			}
+		}
+	}
+	return out, nil
+}
+
+// pageAnchors walks the target's history newest first and anchors each
+// pending page at the first commit that changes it: a commit with one
+// parent whose entry differs (a pure rename, content intact, is followed
+// to the old name instead), a merge whose entry differs from every
+// parent's, a root or shallow commit that has it.
+func (k *checker) pageAnchors(cur map[int]string, out []Anchor) error {
+	var q commitQueue
+	seen := map[string]bool{k.target.Hash: true}
+	q.push(k.target)
+	for q.Len() > 0 && len(cur) > 0 {
+		c := q.pop()
+		ptrees := make([]string, len(c.Parents))
+		for j, p := range c.Parents {
+			pc, err := k.header(p)
+			if err != nil {
+				return err
+			}
+			ptrees[j] = pc.Tree
+			if !seen[p] {
+				seen[p] = true
+				q.push(pc)
+			}
+		}
+		// A directory unchanged against a parent holds no page that this
+		// commit changed (against that parent): one comparison covers all
+		// the pages in it, which is every page for most commits.
+		dirSame := map[string]bool{}
+		for i, p := range cur {
+			if len(ptrees) > 0 {
+				dir := path.Dir(p)
+				same, ok := dirSame[dir]
+				if !ok {
+					for _, pt := range ptrees {
+						var err error
+						if same, err = k.tr.SameEntry(pt, c.Tree, dir); err != nil {
+							return err
+						}
+						if same {
+							break
+						}
+					}
+					dirSame[dir] = same
+				}
+				if same {
+					continue
+				}
+			}
+			changed := true
+			if len(ptrees) == 0 {
+				_, has, err := k.tr.Entry(c.Tree, p)
+				if err != nil {
+					return err
+				}
+				if !has {
+					continue
+				}
+			} else {
+				for _, pt := range ptrees {
+					same, err := k.tr.SameEntry(pt, c.Tree, p)
+					if err != nil {
+						return err
+					}
+					if same {
+						changed = false
+						break
+					}
+				}
+			}
+			if !changed {
+				continue
+			}
+			if len(ptrees) == 1 {
+				src, err := k.exactRenameSource(ptrees[0], c.Tree, p)
+				if err != nil {
+					return err
+				}
+				if src != "" {
+					cur[i] = src
+					continue
+				}
+			}
+			out[i] = Anchor{Commit: c.Hash, Date: c.CommitDate, Shallow: k.shallow[c.Hash], path: p}
+			delete(cur, i)
+		}
+	}
+	// A page the walk never found changing is not in the target's history
+	// (cannot happen for a committed page); anchor it at the target.
+	for i := range cur {
+		out[i] = Anchor{Commit: k.target.Hash, Date: k.target.CommitDate}
+	}
+	return nil
+}
+
+// exactRenameSource returns the path in the parent tree that p was renamed
+// from with its content intact (same blob and mode, the old path gone), or
+// "".
+func (k *checker) exactRenameSource(ptree, tree, p string) (string, error) {
+	it, ok, err := k.tr.Entry(tree, p)
+	if err != nil || !ok {
+		return "", err
+	}
+	if _, had, err := k.tr.Entry(ptree, p); err != nil || had {
+		return "", err
+	}
+	top, _, _ := strings.Cut(p, "/")
+	if top == p {
+		top = ""
+	}
+	removed, added, err := k.tr.Changed(ptree, tree, top)
+	if err != nil {
+		return "", err
+	}
+	now := map[string]bool{}
+	for _, a := range added {
+		now[a.Path] = true
+	}
+	for _, r := range removed {
+		if r.Hash == it.Hash && r.Mode == it.Mode && !now[r.Path] {
+			if _, still, err := k.tr.Entry(tree, r.Path); err != nil {
+				return "", err
+			} else if !still {
+				return r.Path, nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// applyVerified moves a page's anchor to its verified: commit V (written
+// by git echoes confirm) when V is in the target's history and either
+// descends from the page's last change C, or is an ancestor of C and C
+// changed nothing of the page but the verified: line: the commit that
+// records a confirmation (and anything committed with it) comes after
+// the code the page was checked against, so drift is counted from V. A
+// page edited after V is anchored at that edit as any page is, and a V
+// that is not in this history (a rebased branch) is ignored.
+func (k *checker) applyVerified(d *Doc, a *Anchor) error {
+	v, _, ok := Verified(d.Text)
+	if !ok || v == a.Commit || a.Commit == "" {
+		return nil
+	}
+	if _, err := k.header(v); err != nil {
+		return nil // not in this repository
+	}
+	inTarget, err := k.isAncestor(v, k.target.Hash)
+	if err != nil || !inTarget {
+		return err
+	}
+	after, err := k.isAncestor(a.Commit, v)
+	if err != nil {
+		return err
+	}
+	if !after {
+		before, err := k.isAncestor(v, a.Commit)
+		if err != nil || !before {
+			return err
+		}
+		only, err := k.onlyVerifiedChanged(a.Commit, a.path)
+		if err != nil || !only {
+			return err
+		}
+	}
+	vc, err := k.header(v)
+	if err != nil {
+		return err
+	}
+	*a = Anchor{Commit: v, Date: vc.CommitDate, Verified: true, path: a.path}
+	return nil
+}
+
+// onlyVerifiedChanged reports whether commit c changed the page at p
+// only in its verified: line (compared with its first parent).
+func (k *checker) onlyVerifiedChanged(c, p string) (bool, error) {
+	cc, err := k.header(c)
+	if err != nil || len(cc.Parents) == 0 || p == "" {
+		return false, err
+	}
+	pc, err := k.header(cc.Parents[0])
+	if err != nil {
+		return false, err
+	}
+	now, err := k.linesAt(cc.Tree, p)
+	if err != nil {
+		return false, err
+	}
+	before, err := k.linesAt(pc.Tree, p)
+	if err != nil || before == nil {
+		return false, err
+	}
+	return withoutVerified(strings.Join(now, "")) == withoutVerified(strings.Join(before, "")), nil
+}
+
+// withoutVerified drops the verified: line of a page's frontmatter.
+func withoutVerified(text string) string {
+	stripped := pytext.Strip(text)
+	block, err := frontmatter.Scan(stripped)
+	if err != nil {
+		return stripped
+	}
+	k, ok := block.Get("verified")
+	if !ok {
+		return stripped
+	}
+	lines := pytext.SplitLines(stripped)
+	return strings.Join(append(append([]string{}, lines[:k.Line]...), lines[k.Line+1:]...), "\n")
+}
+
+// isAncestor reports whether a is b or one of its ancestors.
+func (k *checker) isAncestor(a, b string) (bool, error) {
+	if a == b {
+		return true, nil
+	}
+	// a is an ancestor of b exactly when b..a is empty.
+	back, err := k.between(b, a)
+	if err != nil {
+		return false, err
+	}
+	return len(back) == 0, nil
+}
+
+// report computes one document's citations and verdicts.
+func (k *checker) report(d *Doc, a Anchor) (Report, error) {
+	r := Report{Path: d.Path, Memory: d.Memory, Anchor: a}
+	anchorCommit := a.Commit
+	if a.WorkTree {
+		anchorCommit = k.target.Hash
+	}
+	ac, err := k.header(anchorCommit)
+	if err != nil {
+		return r, err
+	}
+	var cites []Citation
+	type span struct {
+		path       string
+		start, end int
+	}
+	seen := map[span]bool{}
+	body := d.Text
+	if !d.Memory {
+		var bad []Invalid
+		cites, bad = Sources(d.Text)
+		r.Invalid = bad
+		for _, c := range cites {
+			seen[span{c.Path, c.Start, c.End}] = true
+		}
+		body = Body(d.Text)
+	}
+	implicit := 0
+	for _, cand := range Candidates(body, path.Dir(d.Path)) {
+		if implicit >= MaxImplicit {
+			break
+		}
+		c, ok, err := k.resolve(ac.Tree, cand)
+		if err != nil {
+			return r, err
+		}
+		if !ok || seen[span{c.Path, c.Start, c.End}] || c.Path == d.Path {
+			continue
+		}
+		seen[span{c.Path, c.Start, c.End}] = true
+		cites = append(cites, c)
+		implicit++
+	}
+	r.Verdict = Uncited
+	for _, c := range cites {
+		res, err := k.verdict(c, ac)
+		if err != nil {
+			return r, fmt.Errorf("%s: %w", c, err)
+		}
+		r.Citations = append(r.Citations, res)
+		if r.Verdict == Uncited || res.Verdict.Worse(r.Verdict) {
+			r.Verdict = res.Verdict
+		}
+	}
+	return r, nil
+}
+
+// resolve turns a body candidate into a citation when it names a tracked
+// path at the anchor: a link target relative to the document's directory
+// (Markdown's rule) or, failing that, to the repository; a code span
+// relative to the repository. A line citation must name a file.
+func (k *checker) resolve(tree string, cand Candidate) (Citation, bool, error) {
+	try := []string{cand.Path}
+	if cand.Alt != "" {
+		try = append(try, cand.Alt)
+	}
+	for _, p := range try {
+		it, ok, err := k.tr.Entry(tree, p)
+		if err != nil {
+			return Citation{}, false, err
+		}
+		if !ok || (cand.Start != 0 && !isFile(it.Mode)) || it.Mode == filemode.Submodule {
+			continue
+		}
+		c := cand.Citation
+		c.Path = p
+		return c, true, nil
+	}
+	return Citation{}, false, nil
+}
+
+func isFile(m filemode.FileMode) bool {
+	return m == filemode.Regular || m == filemode.Executable || m == filemode.Symlink
+}
+
+// verdict follows one citation from the anchor commit to the target.
+func (k *checker) verdict(c Citation, anchor *gitrepo.Commit) (Result, error) {
+	res := Result{Citation: c, Verdict: Fresh}
+	ea, ok, err := k.tr.Entry(anchor.Tree, c.Path)
+	if err != nil {
+		return res, err
+	}
+	if !ok || (c.Start != 0 && !isFile(ea.Mode)) {
+		res.Verdict, res.Note = Missing, "not at the anchor"
+		if ok {
+			res.Note = "not a file at the anchor"
+		}
+		return res, nil
+	}
+	if anchor.Hash == k.target.Hash {
+		return res, nil
+	}
+	if et, ok, err := k.tr.Entry(k.target.Tree, c.Path); err != nil {
+		return res, err
+	} else if ok && et.Hash == ea.Hash && et.Mode == ea.Mode {
+		return res, nil // the same content: nothing that happened in between matters
+	}
+	chain, err := k.chain(anchor.Hash, k.target.Hash)
+	if err != nil {
+		return res, err
+	}
+	f := follower{k: k, path: c.Path, item: ea, lines: c.Start != 0}
+	if f.lines {
+		if err := f.startLines(c.Start, c.End); err != nil {
+			return res, err
+		}
+	}
+	ix, err := k.indexChain(anchor.Hash+".."+k.target.Hash, chain)
+	if err != nil {
+		return res, err
+	}
+	names := map[string]bool{c.Path: true}
+	// Only the commits of the chain that change the path can change the
+	// citation: step from one to the next (the path may change on a rename).
+	for i := ix.next(f.path, 0); i > 0 && !f.gone; i = ix.next(f.path, i) {
+		if err := f.step(chain[i-1], chain[i]); err != nil {
+			return res, err
+		}
+		names[f.path] = true
+	}
+	switch {
+	case f.gone:
+		res.Verdict = Missing
+		res.Note = "deleted in " + short(f.goneIn)
+	case f.lines:
+		if f.path != c.Path {
+			res.NewPath = f.path
+		}
+		s, e, all := f.survivors()
+		switch {
+		case all && f.path != c.Path:
+			res.Verdict = Moved
+		case all:
+			res.Verdict = Fresh
+		default:
+			res.Verdict = Drifted
+		}
+		if all && (s != c.Start || e != c.End) {
+			res.NewStart, res.NewEnd = s, e
+		}
+		if res.Verdict == Drifted {
+			res.Commits, res.Count = f.touched, len(f.touched)
+		}
+	default:
+		et, _, err := k.tr.Entry(k.target.Tree, f.path)
+		if err != nil {
+			return res, err
+		}
+		if f.path != c.Path {
+			res.NewPath = f.path
+		}
+		switch {
+		case et.Hash == ea.Hash && et.Mode == ea.Mode && f.path != c.Path:
+			res.Verdict = Moved
+		case et.Hash == ea.Hash && et.Mode == ea.Mode:
+			res.Verdict = Fresh
+		default:
+			res.Verdict = Drifted
+			list, err := k.touching(anchor.Hash, names, isFile(ea.Mode))
+			if err != nil {
+				return res, err
+			}
+			res.Commits, res.Count = list, len(list)
+		}
+	}
+	if len(res.Commits) > MaxCommits {
+		res.Commits = res.Commits[:MaxCommits]
+	}
+	if res.Verdict == Drifted || res.Verdict == Missing || res.Verdict == Moved {
+		for i := range res.Commits {
+			if err := k.describe(&res.Commits[i]); err != nil {
+				return res, err
+			}
+		}
+	}
+	return res, nil
+}
+
+// touching lists the commits of anchor..target that change any of the
+// names (the citation's path and the names it was renamed to), newest
+// first: a commit with one parent whose entry differs, a merge whose
+// entry differs from every parent's. For files it counts the lines each
+// commit added and removed.
+func (k *checker) touching(anchor string, names map[string]bool, file bool) ([]CommitRef, error) {
+	ix, err := k.rangeIndex(anchor)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var commits []*gitrepo.Commit
+	for name := range names {
+		for _, c := range ix[name] {
+			if !seen[c.Hash] {
+				seen[c.Hash] = true
+				commits = append(commits, c)
+			}
+		}
+	}
+	rng, err := k.between(anchor, k.target.Hash)
+	if err != nil {
+		return nil, err
+	}
+	order := make(map[string]int, len(commits))
+	if len(names) > 1 {
+		for i, c := range rng {
+			if seen[c.Hash] {
+				order[c.Hash] = i
+			}
+		}
+		sort.SliceStable(commits, func(i, j int) bool { return order[commits[i].Hash] < order[commits[j].Hash] })
+	}
+	var out []CommitRef
+	for _, c := range commits {
+		ref := CommitRef{Hash: c.Hash, Date: c.CommitDate}
+		if file && len(out) < MaxCommits {
+			pc, err := k.header(c.Parents[0])
+			if err != nil {
+				return nil, err
+			}
+			for name := range names {
+				if !k.changes[c.Hash][name] {
+					continue
+				}
+				before, err := k.linesAt(pc.Tree, name)
+				if err != nil {
+					return nil, err
+				}
+				after, err := k.linesAt(c.Tree, name)
+				if err != nil {
+					return nil, err
+				}
+				for _, h := range linediff.Lines(before, after) {
+					ref.Added += h.Chg2
+					ref.Removed += h.Chg1
+				}
+			}
+		}
+		out = append(out, ref)
+	}
+	return out, nil
+}
+
+// describe fills a commit's subject, author and author date.
+func (k *checker) describe(ref *CommitRef) error {
+	c, ok := k.infos[ref.Hash]
+	if !ok {
+		var err error
+		if c, err = k.tr.Commit(ref.Hash); err != nil {
+			return fmt.Errorf("read commit %s: %w", ref.Hash, err)
+		}
+		k.infos[ref.Hash] = c
+	}
+	ref.Short = short(c.Hash)
+	ref.Subject, _, _ = strings.Cut(strings.TrimSpace(c.Message), "\n")
+	ref.Subject = strings.TrimSpace(ref.Subject)
+	ref.Author = c.AuthorName + " <" + c.AuthorEmail + ">"
+	ref.Date = c.AuthorDate
+	return nil
+}
+
+// linesAt returns the lines (terminators kept) of the file at p in tree,
+// none when it is absent or not a file.
+func (k *checker) linesAt(tree, p string) ([]string, error) {
+	it, ok, err := k.tr.Entry(tree, p)
+	if err != nil || !ok || !isFile(it.Mode) {
+		return nil, err
+	}
+	return k.blobLines(it.Hash)
+}
+
+func (k *checker) blobLines(hash string) ([]string, error) {
+	if l, ok := k.blobs[hash]; ok {
+		return l, nil
+	}
+	data, err := k.tr.ReadBlob(hash)
+	if err != nil {
+		return nil, err
+	}
+	l := splitLines(string(data))
+	if len(k.blobs) > 256 {
+		k.blobs = map[string][]string{}
+	}
+	k.blobs[hash] = l
+	return l, nil
+}
+
+// splitLines splits after each "\n", as git's diff reads records.
+func splitLines(s string) []string {
+	var out []string
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			out = append(out, s)
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
+}

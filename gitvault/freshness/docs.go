@@ -1,0 +1,84 @@
+package freshness
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/git-echoes/git-echoes/gitvault/memory"
+	"github.com/git-echoes/git-echoes/internal/gitrepo"
+)
+
+// PagesDir and MemoryDir are where the documents live in the repository
+// (protocol §5: EchoesVault/pages/*.md; ecc-conformance: .ecc/memory/).
+const (
+	PagesDir  = "EchoesVault/pages"
+	MemoryDir = ".ecc/memory"
+)
+
+// TreePages lists the pages of the vault in the tree of commit target:
+// the regular .md files directly under EchoesVault/pages/, with their
+// text.
+func TreePages(repo *gitrepo.Repo, target string) ([]Doc, error) {
+	c, err := repo.CommitInfo(target)
+	if err != nil {
+		return nil, err
+	}
+	files, err := repo.TreeFilesAt(c.Tree, PagesDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Doc
+	for _, f := range files {
+		rest := strings.TrimPrefix(f.Path, PagesDir+"/")
+		if strings.Contains(rest, "/") || !strings.HasSuffix(rest, ".md") || f.Mode != filemode.Regular && f.Mode != filemode.Executable {
+			continue
+		}
+		data, err := f.Read()
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", f.Path, err)
+		}
+		out = append(out, Doc{Path: f.Path, Text: string(data)})
+	}
+	return out, nil
+}
+
+// TreeMemories lists the valid ECC memories under .ecc/memory/ in the tree
+// of commit target (ecc-conformance §6 acceptance; invalid documents are
+// the memory doctor's business, not citations).
+func TreeMemories(repo *gitrepo.Repo, target string) ([]Doc, error) {
+	c, err := repo.CommitInfo(target)
+	if err != nil {
+		return nil, err
+	}
+	files, err := repo.TreeFilesAt(c.Tree, MemoryDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Doc
+	for _, f := range files {
+		if !strings.HasSuffix(f.Path, ".md") || f.Mode != filemode.Regular {
+			continue
+		}
+		data, err := f.Read()
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", f.Path, err)
+		}
+		text, ok := memory.DecodeUTF8Fatal(data)
+		if !ok {
+			continue
+		}
+		m, err := memory.ParseDocument(text)
+		if err != nil {
+			continue
+		}
+		at, err := time.Parse(time.RFC3339Nano, m.UpdatedAt)
+		if err != nil {
+			continue
+		}
+		out = append(out, Doc{Path: f.Path, Text: m.Body, Memory: true, UpdatedAt: at})
+	}
+	return out, nil
+}
