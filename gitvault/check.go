@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-echoes/git-echoes/gitvault/memory"
 	"github.com/git-echoes/git-echoes/internal/frontmatter"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
@@ -224,7 +223,8 @@ func markerFromBytes(data []byte) MarkerRead {
 
 // validate runs every content rule over the snapshot.
 func (s *vaultSnapshot) validate(src CheckSource) []Finding {
-	var out []Finding
+	s.secrets = s.newSecretGate()
+	out := s.secrets.findings
 	for _, p := range s.localOnly {
 		out = append(out, Finding{Path: p, Rule: ruleLocalOnlyCommitted,
 			Message: "local-only file is " + s.localVerb + "; it must never be committed (run: git rm --cached -- " + shellQuote(p) + ")"})
@@ -242,6 +242,7 @@ func (s *vaultSnapshot) validate(src CheckSource) []Finding {
 	out = append(out, s.unsafeNameFindings()...)
 	out = append(out, s.collisionFindings()...)
 	out = append(out, s.contentFindings()...)
+	out = append(out, s.otherSecretFindings()...)
 	return out
 }
 
@@ -363,7 +364,7 @@ func (s *vaultSnapshot) contentFindings() []Finding {
 	parallel(len(todo), func(k int) {
 		i := todo[k]
 		name, isPage := pageOf[i]
-		results[k] = checkFile(s.files[i], name, isPage)
+		results[k] = checkFile(s.secrets, s.files[i], name, isPage)
 	})
 	var out []Finding
 	var resolver *linkResolver
@@ -427,22 +428,7 @@ func scansLinks(p string) bool {
 	return strings.HasPrefix(p, vaultPrefix+"pages/") || strings.HasPrefix(p, vaultPrefix+"daily/")
 }
 
-// secretFindings reports the lines of text holding known credential
-// shapes, by family, never the value.
-func secretFindings(p, text string) []Finding {
-	var out []Finding
-	for _, l := range memory.SecretLines(text) {
-		out = append(out, Finding{Path: p, Line: l.Line, Rule: ruleSecret, Message: secretMessage(l.Labels)})
-	}
-	return out
-}
-
-func secretMessage(labels []string) string {
-	return "suspected credential (" + strings.Join(labels, ", ") + "); the value is not shown. Remove it and rotate the credential: " +
-		"once committed it stays in Git history"
-}
-
-func checkFile(f snapFile, name string, isPage bool) fileCheck {
+func checkFile(secrets *secretGate, f snapFile, name string, isPage bool) fileCheck {
 	data, err := f.read()
 	if err != nil {
 		return fileCheck{findings: []Finding{{Path: f.path, Rule: rulePageInvalid, Message: "Cannot read " + f.path + ": " + readDetail(err)}}}
@@ -451,14 +437,14 @@ func checkFile(f snapFile, name string, isPage bool) fileCheck {
 	if decodeErr != nil {
 		if isPage {
 			return fileCheck{findings: append([]Finding{{Path: f.path, Rule: rulePageInvalid, Message: "Cannot read page " + name + ": " + readDetail(decodeErr)}},
-				secretFindings(f.path, string(data))...)}
+				secrets.scan(f.path, string(data))...)}
 		}
 		// Conflict markers and credentials are ASCII: look for them in the raw bytes.
 		text = string(data)
 	}
 	var res fileCheck
 	if f.path != localOnlyFiles[0] { // index.md: generated from the summaries, and local-only
-		res.findings = secretFindings(f.path, text)
+		res.findings = secrets.scan(f.path, text)
 	}
 	if scansLinks(f.path) && decodeErr == nil {
 		res.links = scanWikilinks(text)

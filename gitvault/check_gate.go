@@ -67,11 +67,12 @@ func isProjectMemory(p string) bool {
 // vaultSnapshot.gate): the team memories of the snapshot and the files the
 // source's Git view must not hold.
 type gateView struct {
-	team       []snapFile // .ecc/memory/team/**, sorted by path
-	teamLinks  []string   // symlinks below .ecc/memory/team/ (never read)
-	projectMem []string   // project-scope memories in the index or commit
-	unmerged   []string   // unmerged paths below .ecc/memory/ (index only)
-	documents  int        // team files read as memory documents (set by memoryFindings)
+	team       []snapFile   // .ecc/memory/team/**, sorted by path
+	teamLinks  []string     // symlinks below .ecc/memory/team/ (never read)
+	projectMem []string     // project-scope memories in the index or commit
+	unmerged   []string     // unmerged paths below .ecc/memory/ (index only)
+	documents  int          // team files read as memory documents (set by memoryFindings)
+	secrets    secretConfig // the repository's allowlist files (check_secretscan.go)
 }
 
 // classify records one Git entry of the source's view: a local-only file,
@@ -127,6 +128,11 @@ func (s *vaultSnapshot) indexGate(repo *gitrepo.Repo, vault []gitrepo.Entry, fil
 		}
 		lists = append(lists, entries)
 	}
+	if files {
+		if err := s.gate.secrets.readEntries(repo.StagedFiles); err != nil {
+			return err
+		}
+	}
 	read := serialReads()
 	seen := map[string]bool{}
 	for _, entries := range lists {
@@ -161,6 +167,10 @@ func (s *vaultSnapshot) treeGate(repo *gitrepo.Repo, rev string) error {
 			s.localOnly = append(s.localOnly, f.path)
 		}
 	}
+	s.gate.secrets.commit = rev
+	if err := s.gate.secrets.readEntries(func(p string) ([]gitrepo.Entry, error) { return repo.TreeFiles(rev, p) }); err != nil {
+		return err
+	}
 	read := serialReads()
 	visit := func(entries []gitrepo.Entry) {
 		for _, e := range entries {
@@ -193,6 +203,9 @@ func (s *vaultSnapshot) treeGate(repo *gitrepo.Repo, rev string) error {
 // symlinks. The local-only files and project memories on disk are
 // expected; the index view (indexGate) says whether Git tracks them.
 func (s *vaultSnapshot) workTreeGate(ws *Workspace) error {
+	if err := s.gate.secrets.readWorkTree(ws); err != nil {
+		return err
+	}
 	dir := filepath.Join(ws.Root, filepath.FromSlash(memoryTeamPrefix))
 	if !fsx.IsDirNoFollow(dir) {
 		return nil
@@ -272,7 +285,7 @@ func (s *vaultSnapshot) memoryFindings() []Finding {
 		f := Finding{Path: p, Line: is.Line}
 		switch is.Code {
 		case memory.GateSecret:
-			f.Rule, f.Message = ruleSecret, secretMessage(is.Labels)
+			continue // the gate's own scanner reports them (teamSecretFindings)
 		case memory.DiagInvalidDocument:
 			f.Rule, f.Message = ruleMemoryInvalid, "ECC memory document is invalid or unreadable (ecc.memory.v1); "+memoryReadersSkip
 		case memory.DiagLocationMismatch:
@@ -302,6 +315,7 @@ func (s *vaultSnapshot) memoryFindings() []Finding {
 		}
 		out = append(out, f)
 	}
+	out = append(out, s.teamSecretFindings(read)...)
 	for i, data := range read {
 		for _, m := range frontmatter.FindConflictMarkers(string(data)) {
 			out = append(out, Finding{Path: s.gate.team[i].path, Line: m.Line, Rule: ruleConflictMarker,

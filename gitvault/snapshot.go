@@ -34,7 +34,8 @@ type vaultSnapshot struct {
 	unmerged  []string       // unmerged vault paths (index only)
 	// localVerb says how a local-only file got into the snapshot, for messages.
 	localVerb string
-	gate      gateView // what the gate reads outside EchoesVault/ (check_gate.go)
+	gate      gateView    // what the gate reads outside EchoesVault/ (check_gate.go)
+	secrets   *secretGate // the secret rule of this snapshot (check_secretscan.go)
 }
 
 const vaultPrefix = "EchoesVault/"
