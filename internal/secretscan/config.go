@@ -173,7 +173,10 @@ type parsed struct {
 	hasRules bool
 }
 
-func parseConfig(data, what string) (*parsed, error) {
+// parseConfig reads a configuration; team marks a team's .gitleaks.toml,
+// whose [[rules]] may name a default rule by id alone to extend its
+// allowlists.
+func parseConfig(data, what string, team bool) (*parsed, error) {
 	var tc tomlConfig
 	if _, err := toml.Decode(data, &tc); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
@@ -209,7 +212,7 @@ func parseConfig(data, what string) (*parsed, error) {
 		if len(tr.Required) > 0 {
 			return nil, fmt.Errorf("%s: multi-part rules (required) are not supported", w)
 		}
-		if tr.Regex == "" && tr.Path == "" {
+		if tr.Regex == "" && tr.Path == "" && !team {
 			return nil, fmt.Errorf("%s: neither regex nor path", w)
 		}
 		r := &rule{ID: tr.ID, Description: tr.Description, expr: tr.Regex, secretGroup: tr.SecretGroup,

@@ -36,7 +36,7 @@ var (
 // them).
 func Default() (*Scanner, error) {
 	defaultOnce.Do(func() {
-		p, err := parseConfig(defaultConfig, "gitleaks default configuration "+GitleaksVersion)
+		p, err := parseConfig(defaultConfig, "gitleaks default configuration "+GitleaksVersion, false)
 		if err != nil {
 			defaultErr = err
 			return
@@ -86,7 +86,7 @@ func (s *Scanner) RuleIDs() []string {
 // gitleaks extends a default rule). Its own new rules are not run, and
 // [extend] is ignored: the default rule set is always the compiled-in one.
 func (s *Scanner) WithTeamConfig(data string) (*Scanner, error) {
-	p, err := parseConfig(data, ".gitleaks.toml")
+	p, err := parseConfig(data, ".gitleaks.toml", true)
 	if err != nil {
 		return nil, err
 	}
