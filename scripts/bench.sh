@@ -261,3 +261,17 @@ done
 # server per call: the first call of a process) and warm (one server).
 go build -o "$work/bin/mcpbench" ./tools/mcpbench
 "$work/bin/mcpbench" -bin "$ge" -dir "$work/mcp5k" -pages 5000 -memories 4990 -calls 200
+
+# Issue 22: the pre-commit gate of 1,000 staged pages, this build (A) against
+# today's (B: BASE_GE, a git-echoes built from main), paired with farm-bench.
+if [ -n "${BASE_GE:-}" ] && command -v farm-bench >/dev/null; then
+  r1k="$work/staged1k"
+  if [ ! -d "$r1k/.git" ]; then
+    "$work/bin/vaultgen" -dir "$r1k" -pages 1000 -daily 30
+    git -C "$r1k" init -q
+    (cd "$r1k" && "$ge" init >/dev/null)
+    git -C "$r1k" add -A
+  fi
+  echo "== check --staged of 1,000 staged pages: this build (A) vs BASE_GE (B)"
+  farm-bench -n 10 --timeout 300 --vs "$BASE_GE check --workspace $r1k --staged" -- "$ge" check --workspace "$r1k" --staged
+fi

@@ -51,8 +51,10 @@ Rules and severities (errors fail the gate; warnings are reported, as
   local-only-committed      error    a local-only file is tracked or committed
   untracked-durable         error    a durable vault file Git does not track
                                      (--require-tracked)
-  secret                    error    a known credential shape in a vault
-                                     Markdown file or a team memory
+  secret                    error    a credential (gitleaks' rule set and the
+                                     memory vault's families) in a vault
+                                     file or a team memory; accept one in
+                                     .gitleaksignore or .gitleaks.toml
   memory-invalid            error    a team memory the readers skip (grammar,
                                      location, quarantined secret)
   memory-duplicate-id       error    two team memories with one id
