@@ -195,7 +195,11 @@ func (e *Engine) Append(load Payload) (pyjson.Value, error) {
 			return pyjson.Value{}, err
 		}
 		st := e.WS.ReadState()
-		if _, err := e.finishState(w, st, e.WS.appendStats(st), agent); err != nil {
+		writer, err := stateWriterAgent(agent)
+		if err != nil {
+			return pyjson.Value{}, err
+		}
+		if _, err := e.finishState(w, st, e.WS.appendStats(st), writer); err != nil {
 			return pyjson.Value{}, err
 		}
 		return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
@@ -328,7 +332,11 @@ func (e *Engine) End(load Payload, confirmed bool) (pyjson.Value, error) {
 		}
 		st.Saved = pyjson.Boolean(true)
 		st.LastSave = pyjson.Str(localTimestamp(now()))
-		if _, err := e.finishState(w, st, e.WS.statsFromIndex(idx), agent); err != nil {
+		writer, err := stateWriterAgent(agent)
+		if err != nil {
+			return pyjson.Value{}, err
+		}
+		if _, err := e.finishState(w, st, e.WS.statsFromIndex(idx), writer); err != nil {
 			return pyjson.Value{}, err
 		}
 		return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).

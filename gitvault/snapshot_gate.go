@@ -144,6 +144,12 @@ func (s *Snapshot) indexGate(repo *gitrepo.Repo, vault []gitrepo.Entry, files bo
 					s.LocalOnly = append(s.LocalOnly, e.Path)
 				} else if strings.HasPrefix(e.Path, memoryPrefix) {
 					s.Gate.Unmerged = append(s.Gate.Unmerged, e.Path)
+				} else if !files && strings.HasPrefix(e.Path, VaultPrefix) {
+					// The work-tree source reads the files from disk,
+					// where a modify/delete conflict leaves no marker:
+					// only the index says the merge is unresolved (issue
+					// 17). With files, indexView records them itself.
+					s.Unmerged = append(s.Unmerged, e.Path)
 				}
 				continue
 			}

@@ -223,10 +223,10 @@ func checkSummary(res *gate.CheckResult) string {
 	case !res.Vault && len(res.Findings) == 0 && res.Memories == 0:
 		return "git echoes check: no EchoesVault here (" + sourceLabel(res) + ")\n"
 	case len(res.Findings) == 0:
-		return fmt.Sprintf("git echoes check: ok (%s, %d pages%s)\n", sourceLabel(res), res.Pages, memories)
+		return fmt.Sprintf("git echoes check: ok (%s, %s%s)\n", sourceLabel(res), plural(res.Pages, "page", "pages"), memories)
 	case res.OK():
-		return fmt.Sprintf("git echoes check: ok with %s (%s, %d pages%s)\n",
-			plural(warnings, "warning", "warnings"), sourceLabel(res), res.Pages, memories)
+		return fmt.Sprintf("git echoes check: ok with %s (%s, %s%s)\n",
+			plural(warnings, "warning", "warnings"), sourceLabel(res), plural(res.Pages, "page", "pages"), memories)
 	}
 	found := plural(len(res.Findings), "finding", "findings")
 	if warnings > 0 {

@@ -270,6 +270,26 @@ func TestCrashKilledWriters(t *testing.T) {
 		e.mustRun(t, tr.args...)
 	}
 
+	// Any failure, however it ends the test (mustRun's Fatalf included),
+	// names the trial it happened in, so that a run on a loaded machine can
+	// be replayed and read (issue 17).
+	var trial struct {
+		i      int
+		kind   string
+		args   []string
+		sig    syscall.Signal
+		delay  time.Duration
+		stderr *bytes.Buffer
+		err    error
+	}
+	trial.i = -1
+	defer func() {
+		if t.Failed() && trial.i >= 0 {
+			t.Logf("failed in trial %d (%s) of seed %d: git echoes %s, %v after %v, child ended with %v; child's stderr:\n%s",
+				trial.i, trial.kind, crashSeed, strings.Join(trial.args, " "), trial.sig, trial.delay, trial.err, trial.stderr.Bytes())
+		}
+	}()
+
 	var killed, terminated, handled, finished, lockLeft, tempLeft, memTemps int
 	midWrite := map[string]int{} // per kind: kills that left a lock or a temporary file
 	for i := range trials {
@@ -286,12 +306,14 @@ func TestCrashKilledWriters(t *testing.T) {
 		cmd := e.command(tr.args...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
+		trial.i, trial.kind, trial.args, trial.sig, trial.delay, trial.stderr, trial.err = i, kind, tr.args, sig, delay, &stderr, nil
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(delay)
 		_ = cmd.Process.Signal(sig)
 		err := cmd.Wait()
+		trial.err = err
 		var ee *exec.ExitError
 		switch {
 		case err == nil:

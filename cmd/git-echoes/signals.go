@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"github.com/git-echoes/git-echoes/gitvault"
@@ -41,22 +42,47 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func releaseOnSignal() (stop func()) {
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
+	// exiting is taken by the handler for good (it ends in exit) and by
+	// stop: once a signal is being handled, the command's own status must
+	// not race exit 130/143. Without it a command whose next write fails
+	// because the handler released its lock returned exit 2 first, on a
+	// loaded machine (issue 17, TestCrashKilledWriters).
+	var exiting sync.Mutex
+	stopped := false
 	go func() {
 		select {
 		case s := <-signals:
-			_ = gitvault.ReleaseLocks()
-			if s == os.Interrupt {
-				os.Exit(exitInterrupted)
+			exiting.Lock()
+			if stopped { // the command finished first: its status stands
+				exiting.Unlock()
+				return
 			}
-			os.Exit(exitTerminated)
+			_ = gitvault.ReleaseLocks()
+			if afterSignalRelease != nil {
+				afterSignalRelease()
+			}
+			if s == os.Interrupt {
+				exit(exitInterrupted)
+			}
+			exit(exitTerminated)
 		case <-done:
 		}
 	}()
 	return func() {
 		signal.Stop(signals)
+		exiting.Lock() // blocks for good while a signal is being handled
+		stopped = true
+		exiting.Unlock()
 		close(done)
 	}
 }
+
+// exit is os.Exit; afterSignalRelease runs between the handler's release
+// and its exit (both replaced by tests only).
+var (
+	exit               = os.Exit
+	afterSignalRelease func()
+)
 
 // leaveSignalsToCommand hands SIGINT and SIGTERM to a command that shuts
 // down gracefully on them itself (mcp); runMain still releases any lock

@@ -137,16 +137,28 @@ func AcquireLock(path string, opt LockOptions) (*Lock, error) {
 	start := time.Now()
 	deadline := start.Add(opt.Wait) // time.Now carries a monotonic reading
 	for {
+		// The creation and the registration are one step for ReleaseHeld
+		// (held's mutex is taken across both): a SIGTERM handled between
+		// them would otherwise exit 143 leaving a lock nobody releases,
+		// blocking every writer for 60 s (issue 17: TestCrashKilledWriters
+		// under load, where the window is widest).
+		held.Lock()
 		created, err := tryCreateLock(path, token)
 		if err != nil {
+			held.Unlock()
 			return nil, err
 		}
 		if created {
 			l := &Lock{path: path, token: token}
+			if afterLockCreate != nil {
+				afterLockCreate(path)
+			}
+			held.locks[l] = struct{}{}
+			held.Unlock()
 			l.startRefresher(opt.Refresh)
-			registerHeld(l)
 			return l, nil
 		}
+		held.Unlock()
 		if err := checkLockType(path); err != nil {
 			return nil, err
 		}
@@ -185,6 +197,10 @@ func tryCreateLock(path, token string) (bool, error) {
 	}
 	return true, nil
 }
+
+// afterLockCreate, when set (tests only), runs between the lock file's
+// creation and its registration for ReleaseHeld.
+var afterLockCreate func(path string)
 
 // beforeStaleRecheck, when set (tests only), runs between the staleness
 // decision and the re-check that precedes unlinking a stale lock.
@@ -301,12 +317,6 @@ var held = struct {
 	sync.Mutex
 	locks map[*Lock]struct{}
 }{locks: map[*Lock]struct{}{}}
-
-func registerHeld(l *Lock) {
-	held.Lock()
-	held.locks[l] = struct{}{}
-	held.Unlock()
-}
 
 func unregisterHeld(l *Lock) {
 	held.Lock()

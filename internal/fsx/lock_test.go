@@ -550,3 +550,34 @@ func TestReleaseHeld(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestReleaseHeldDuringAcquire (issue 17): a signal handled while the lock
+// file has just been created but is not yet registered (ReleaseHeld from the
+// handler's goroutine) must still remove it; the handler then exits 143, and
+// a lock left behind would block every writer until it is 60 s old
+// (echoes-conformance §6). The hook gives the handler the window a loaded
+// machine gives it; with the fix it waits for the registration instead.
+func TestReleaseHeldDuringAcquire(t *testing.T) {
+	p := lockPath(t)
+	done := make(chan error, 1)
+	afterLockCreate = func(string) {
+		go func() { done <- ReleaseHeld() }()
+		select { // without the fix the handler finishes here at once
+		case err := <-done:
+			done <- err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	defer func() { afterLockCreate = nil }()
+	l, err := AcquireLock(p, fastBusy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = l.Release() }()
+	if err := <-done; err != nil {
+		t.Fatalf("ReleaseHeld: %v", err)
+	}
+	if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("lock created during ReleaseHeld left behind (err %v)", err)
+	}
+}

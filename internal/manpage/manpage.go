@@ -140,9 +140,19 @@ func Synopsis(usage []string) string {
 		}
 		var l string
 		if n > 0 {
-			l = `\fB` + Escape(strings.Join(fields[:n], " ")) + `\fR`
-			if n < len(fields) {
-				l += " " + Escape(strings.Join(fields[n:], " "))
+			cmd := strings.Join(fields[:n], " ")
+			l = `\fB` + Escape(cmd) + `\fR`
+			// Wrapped at whole option groups, the continuation lines
+			// under the first operand, so that the rendered line fits
+			// 80 columns (issue 17: find's was 229 characters).
+			width := len(cmd)
+			for _, g := range synopsisGroups(fields[n:]) {
+				if width > len(cmd) && width+1+len(g) > synopsisWidth {
+					l += "\n" + strings.Repeat(" ", len(cmd)) // then " " + g
+					width = len(cmd)
+				}
+				l += " " + Escape(g)
+				width += 1 + len(g)
 			}
 		} else {
 			l = Escape(u)
@@ -154,6 +164,30 @@ func Synopsis(usage []string) string {
 	}
 	b.WriteString(".fi\n")
 	return b.String()
+}
+
+// synopsisWidth is the text width of a SYNOPSIS line: 80 columns less
+// man's default indent of 7.
+const synopsisWidth = 80 - 7
+
+// synopsisGroups joins the operand fields of a usage line into the groups
+// a line may break between: a bracketed or braced group stays whole.
+func synopsisGroups(fields []string) []string {
+	var groups []string
+	depth := 0
+	for _, f := range fields {
+		if depth > 0 {
+			groups[len(groups)-1] += " " + f
+		} else {
+			groups = append(groups, f)
+		}
+		depth += strings.Count(f, "[") + strings.Count(f, "{") + strings.Count(f, "(") -
+			strings.Count(f, "]") - strings.Count(f, "}") - strings.Count(f, ")")
+		if depth < 0 {
+			depth = 0
+		}
+	}
+	return groups
 }
 
 // isCommandWord: a literal word of a synopsis (git, echoes, merge-driver),
