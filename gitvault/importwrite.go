@@ -231,7 +231,6 @@ func (e *Engine) WriteImport(pages []ImportPage, assets []ImportAsset) (ImportWr
 	return res, err
 }
 
-
 // ManagedBlockMarkers are the delimiters of the block git-echoes manages in
 // AGENTS.md and CLAUDE.md (protocol §5.3), which an import never copies.
 func ManagedBlockMarkers() (start, end string) { return blockStart, blockEnd }

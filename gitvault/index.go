@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -241,6 +242,15 @@ func buildIndex(pages []indexPage) *index {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return keys[order[a]].less(keys[order[b]]) })
 	var b strings.Builder
+	// One allocation for the whole text (a 100,000-page index is about
+	// 6 MB, and growing the builder copied it over and over).
+	size := len(indexHeader) + 1
+	slugs, sums := make([]string, len(pages)), make([]string, len(pages))
+	for i, p := range pages {
+		slugs[i], sums[i] = p.Slug(), indexSummary(p.Page)
+		size += len("- [[]]: \n") + len(slugs[i]) + len(sums[i])
+	}
+	b.Grow(size)
 	b.WriteString(indexHeader)
 	sorted := make([]indexPage, len(pages))
 	for i, idx := range order {
@@ -250,13 +260,13 @@ func buildIndex(pages []indexPage) *index {
 			b.WriteString("\n")
 		}
 		b.WriteString("- [[")
-		b.WriteString(p.Slug())
+		b.WriteString(slugs[idx])
 		b.WriteString("]]: ")
-		b.WriteString(indexSummary(p.Page))
+		b.WriteString(sums[idx])
 		b.WriteString("\n")
 	}
 	text := b.String()
-	sum := sha256.Sum256([]byte(text))
+	sum := sha256.Sum256(unsafe.Slice(unsafe.StringData(text), len(text))) // read only: no copy of the text
 	return &index{Text: text, SHA256: hex.EncodeToString(sum[:]), Pages: sorted}
 }
 

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -88,6 +89,10 @@ type pageCache struct {
 	mu      sync.RWMutex
 	entries map[string]cachedPage // by page file name
 	dirty   bool                  // entries differ from the file
+	// sorted lists the names of entries in file order (sorted) while no
+	// entry was added or dropped since the load, else nil: saving after
+	// one changed page then need not sort 100,000 names again.
+	sorted []string
 
 	reads atomic.Int64 // pages read (not taken from the cache): for tests
 }
@@ -136,10 +141,13 @@ func loadPageCache(ws *Workspace) *pageCache {
 	if err != nil {
 		return c
 	}
-	entries, written, ok := decodePageCache(data, ws.Pages)
+	// The strings of the entries point into data, which nothing else
+	// holds or changes: one allocation for the whole file.
+	entries, sorted, written, ok := decodePageCacheString(unsafeString(data), ws.Pages)
 	if !ok {
 		return c
 	}
+	c.sorted = sorted
 	since := max(written, st.Mtime)
 	for name, e := range entries {
 		e.since = since
@@ -164,7 +172,7 @@ func (c *pageCache) save() {
 		c.mu.Unlock()
 		return
 	}
-	data := encodePageCache(c.entries, c.dir, time.Now().UnixNano())
+	data := encodePageCacheSorted(c.entries, c.sorted, c.dir, time.Now().UnixNano())
 	c.dirty = false
 	c.mu.Unlock()
 	if err := fsx.MkdirAllSync(filepath.Dir(c.path), 0o755); err != nil {
@@ -191,6 +199,9 @@ func (c *pageCache) store(name string, e cachedPage) {
 	defer c.mu.Unlock()
 	old, had := c.entries[name]
 	c.entries[name] = e
+	if !had {
+		c.sorted = nil
+	}
 	// Rewriting the file helps when the entry is new or changed, or when
 	// an entry that had to be re-read as racy is now safely old: written
 	// again, it will be trusted next time.
@@ -214,7 +225,7 @@ func (c *pageCache) forget(name string) {
 	defer c.mu.Unlock()
 	if _, ok := c.entries[name]; ok {
 		delete(c.entries, name)
-		c.dirty = true
+		c.dirty, c.sorted = true, nil
 	}
 }
 
@@ -237,7 +248,7 @@ func (c *pageCache) retain(names []string, kept int) {
 	for n := range c.entries {
 		if !keep[n] {
 			delete(c.entries, n)
-			c.dirty = true
+			c.dirty, c.sorted = true, nil
 		}
 	}
 }
@@ -318,12 +329,24 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 // encodePageCache serializes entries (sorted by name, so equal caches are
 // equal files).
 func encodePageCache(entries map[string]cachedPage, dir string, written int64) []byte {
-	names := make([]string, 0, len(entries))
-	for n := range entries {
-		names = append(names, n)
+	return encodePageCacheSorted(entries, nil, dir, written)
+}
+
+// encodePageCacheSorted is encodePageCache given the sorted names of
+// entries, or nil to sort them here.
+func encodePageCacheSorted(entries map[string]cachedPage, names []string, dir string, written int64) []byte {
+	size := len(pageCacheMagic) + len(EngineVersion) + len(dir) + 64 + sha256.Size
+	for n, e := range entries {
+		size += len(n) + len(e.typ) + len(e.status) + len(e.summary) + 48
 	}
-	sort.Strings(names)
-	var b []byte
+	if names == nil {
+		names = make([]string, 0, len(entries))
+		for n := range entries {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+	}
+	b := make([]byte, 0, size) // one allocation: growing copied the file several times
 	b = append(b, pageCacheMagic...)
 	b = binary.AppendUvarint(b, pageCacheFormat)
 	b = appendString(b, EngineVersion)
@@ -366,57 +389,63 @@ func appendString(b []byte, s string) []byte {
 // but a complete, intact file of this format, engine version and
 // directory, holding only regular-file entries of page names.
 func decodePageCache(data []byte, dir string) (entries map[string]cachedPage, written int64, ok bool) {
+	entries, _, written, ok = decodePageCacheString(string(data), dir)
+	return entries, written, ok
+}
+
+// decodePageCacheString is decodePageCache over the file as a string,
+// whose bytes the strings of the entries share (no allocation per
+// string); it also returns the names in file order when they are sorted
+// (as encodePageCache writes them), else nil.
+func decodePageCacheString(src string, dir string) (entries map[string]cachedPage, sorted []string, written int64, ok bool) {
+	data := unsafe.Slice(unsafe.StringData(src), len(src)) // read only
 	if len(data) < len(pageCacheMagic)+sha256.Size || !bytes.HasPrefix(data, []byte(pageCacheMagic)) {
-		return nil, 0, false
+		return nil, nil, 0, false
 	}
 	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
 	if want := sha256.Sum256(body); !bytes.Equal(want[:], sum) {
-		return nil, 0, false
+		return nil, nil, 0, false
 	}
 	r := cacheReader{b: body[len(pageCacheMagic):]}
 	if r.uvarint() != pageCacheFormat || r.string() != EngineVersion || r.string() != dir {
-		return nil, 0, false
+		return nil, nil, 0, false
 	}
 	written = r.varint()
 	n := r.uvarint()
 	if r.bad || n > uint64(len(r.b)) { // every entry takes more than a byte
-		return nil, 0, false
+		return nil, nil, 0, false
 	}
 	entries = make(map[string]cachedPage, n)
-	// Types and statuses repeat across pages: one string each.
-	intern := map[string]string{}
-	same := func(s string) string {
-		if v, ok := intern[s]; ok {
-			return v
-		}
-		if len(intern) < 256 {
-			intern[s] = s
-		}
-		return s
-	}
+	sorted = make([]string, 0, n)
 	for range n {
 		name := r.string()
 		var e cachedPage
 		mode := r.uvarint()
 		e.stamp = fsx.Stamp{Mode: fs.FileMode(mode), Size: r.varint(), Mtime: r.varint(), Ctime: r.varint(), Dev: r.uvarint(), Ino: r.uvarint()}
 		flags := r.byte()
-		e.typ, e.status, e.summary = same(r.string()), same(r.string()), r.string()
+		e.typ, e.status, e.summary = r.string(), r.string(), r.string()
 		e.hasSummary, e.conflictKnown, e.confl = flags&1 != 0, flags&2 != 0, flags&4 != 0
 		if r.bad || mode > math.MaxUint32 || flags > 7 || !e.stamp.IsRegular() || !validCachedName(name) {
-			return nil, 0, false
-		}
-		if _, dup := entries[name]; dup {
-			return nil, 0, false
+			return nil, nil, 0, false
 		}
 		if !utf8.ValidString(e.typ) || !utf8.ValidString(e.status) || !utf8.ValidString(e.summary) {
-			return nil, 0, false
+			return nil, nil, 0, false
+		}
+		if len(sorted) > 0 && sorted[len(sorted)-1] >= name {
+			sorted = nil // not in order: the file is not encodePageCache's, and save sorts
+		}
+		if sorted != nil {
+			sorted = append(sorted, name)
 		}
 		entries[name] = e
 	}
-	if len(r.b) != 0 {
-		return nil, 0, false
+	if uint64(len(entries)) != n { // a name given twice
+		return nil, nil, 0, false
 	}
-	return entries, written, true
+	if len(r.b) != 0 {
+		return nil, nil, 0, false
+	}
+	return entries, sorted, written, true
 }
 
 // validCachedName reports whether name can be a listed page file name.
@@ -467,7 +496,8 @@ func (r *cacheReader) string() string {
 		r.bad, r.b = true, nil
 		return ""
 	}
-	s := string(r.b[:n])
+	// r.b views a string (decodePageCacheString): the result shares it.
+	s := unsafe.String(unsafe.SliceData(r.b), int(n))
 	r.b = r.b[n:]
 	return s
 }

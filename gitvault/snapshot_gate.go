@@ -63,11 +63,12 @@ func isProjectMemory(p string) bool {
 // Snapshot.Gate): the team memories of the snapshot and the files the
 // source's Git view must not hold.
 type GateView struct {
-	Team       []SnapFile // .ecc/memory/team/**, sorted by path
-	TeamLinks  []string   // symlinks below .ecc/memory/team/ (never read)
-	ProjectMem []string   // project-scope memories in the index or commit
-	Unmerged   []string   // unmerged paths below .ecc/memory/ (index only)
-	Documents  int        // team files read as memory documents (set by the gate's memory findings)
+	Team       []SnapFile   // .ecc/memory/team/**, sorted by path
+	TeamLinks  []string     // symlinks below .ecc/memory/team/ (never read)
+	ProjectMem []string     // project-scope memories in the index or commit
+	Unmerged   []string     // unmerged paths below .ecc/memory/ (index only)
+	Documents  int          // team files read as memory documents (set by the gate's memory findings)
+	Secrets    SecretConfig // the repository's allowlist files for the secret rule (snapshot_secrets.go)
 }
 
 // classify records one Git entry of the source's view: a local-only file,
@@ -113,6 +114,11 @@ func (s *Snapshot) indexGate(repo *gitrepo.Repo, vault []gitrepo.Entry, files bo
 		}
 		lists = append(lists, entries)
 	}
+	if files {
+		if err := s.Gate.Secrets.readEntries(repo.StagedFiles); err != nil {
+			return err
+		}
+	}
 	for _, p := range LocalOnlyFiles {
 		if strings.HasPrefix(p, VaultPrefix) || strings.HasPrefix(p, runtimePrefix) {
 			continue // listed with their directory
@@ -157,6 +163,10 @@ func (s *Snapshot) treeGate(repo *gitrepo.Repo, rev string) error {
 			s.LocalOnly = append(s.LocalOnly, f.Path)
 		}
 	}
+	s.Gate.Secrets.Commit = rev
+	if err := s.Gate.Secrets.readEntries(func(p string) ([]gitrepo.Entry, error) { return repo.TreeFiles(rev, p) }); err != nil {
+		return err
+	}
 	read := serialReads()
 	visit := func(entries []gitrepo.Entry) {
 		for _, e := range entries {
@@ -189,6 +199,9 @@ func (s *Snapshot) treeGate(repo *gitrepo.Repo, rev string) error {
 // symlinks. The local-only files and project memories on disk are
 // expected; the index view (indexGate) says whether Git tracks them.
 func (s *Snapshot) workTreeGate(ws *Workspace) error {
+	if err := s.Gate.Secrets.readWorkTree(ws); err != nil {
+		return err
+	}
 	dir := filepath.Join(ws.Root, filepath.FromSlash(MemoryTeamPrefix))
 	if !fsx.IsDirNoFollow(dir) {
 		return nil

@@ -6,10 +6,13 @@ tokenizer and column weights like find's, then times the same queries.
 Nothing here is a pass/fail test.
 
   scripts/bench-fts5.py WORKSPACE QUERY...
+  scripts/bench-fts5.py --build-only WORKSPACE
+
 
 Prints, in milliseconds: the first build, the warm query p50 and p99 (in
 process, over 20 rounds of the queries), the update of one changed page,
-and the index size in MB.
+and the index size in MB. --build-only builds the index and exits, for
+farm-bench to pair whole processes (first build against first build).
 """
 import os
 import re
@@ -61,6 +64,9 @@ def corpus(ws):
 
 
 def main():
+    build_only = len(sys.argv) == 3 and sys.argv[1] == "--build-only"
+    if build_only:
+        sys.argv = [sys.argv[0], sys.argv[2], "x"]
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
@@ -78,6 +84,11 @@ def main():
             db.execute("INSERT INTO fts(rowid, title, summary, body, tags) VALUES (?, ?, ?, ?, ?)", (i, t, s, b, tags))
     db.close()
     build = (time.perf_counter() - t0) * 1000
+    if build_only:
+        for f in os.listdir(tmp):
+            os.remove(os.path.join(tmp, f))
+        os.rmdir(tmp)
+        return 0
 
     db = sqlite3.connect(path)
     sql = ("SELECT d.id, bm25(fts, 10.0, 8.0, 1.0, 4.0) AS s FROM fts JOIN docs d ON d.id = fts.rowid "

@@ -134,6 +134,45 @@ fi
 label="git log --follow --numstat, commit-graph (baseline)"; best git -C "$histcg" log --follow --numstat -- EchoesVault/pages/renamed.md
 label="git echoes log --follow, commit-graph"; best "$ge" log --workspace "$histcg" --follow --limit 0 renamed.md
 
+# log --follow on a real project's history (issue 19, part 3): set
+# ECHOES_BENCH_REPO to a clone of one (e.g. go-git's own history, 3,800
+# commits in one pack of deep delta chains). The bench works on a copy with
+# two commits on top: a page added to EchoesVault/ (the walk visits every
+# commit and reads each root tree, and shows one) and README.md moved into
+# the vault (followed across the move into the project's own history), as
+# a project that adopts a vault looks; then the same with a commit-graph
+# file with changed-path Bloom filters. Without the variable it says so
+# and goes on.
+if [ -n "${ECHOES_BENCH_REPO:-}" ] && [ -d "$ECHOES_BENCH_REPO" ]; then
+  real="$work/realrepo"
+  if [ ! -d "$real/.git" ]; then
+    git clone -q --no-checkout "$ECHOES_BENCH_REPO" "$real"
+    git -C "$real" read-tree HEAD
+    blob=$(printf -- '---\ntype: note\nsummary: Added on top.\n---\n\n# Top\n' | git -C "$real" hash-object -w --stdin)
+    git -C "$real" update-index --add --cacheinfo "100644,$blob,EchoesVault/pages/top.md"
+    git -C "$real" commit -qm "vault page on top"
+    if readme=$(git -C "$real" rev-parse -q --verify HEAD:README.md); then
+      git -C "$real" update-index --force-remove README.md
+      git -C "$real" update-index --add --cacheinfo "100644,$readme,EchoesVault/pages/readme.md"
+      git -C "$real" commit -qm "README into the vault"
+    fi
+    rm -rf "$real-graph"; cp -a "$real" "$real-graph"
+    git -C "$real-graph" commit-graph write --reachable --changed-paths
+  fi
+  echo "== log --follow on $(git -C "$real" rev-list --count HEAD) commits of $ECHOES_BENCH_REPO"
+  for r in "$real" "$real-graph"; do
+    sfx=""; [ "$r" = "$real-graph" ] && sfx=", commit-graph"
+    label="git log --follow --numstat, page on top$sfx (baseline)"; best git -C "$r" log --follow --numstat -- EchoesVault/pages/top.md
+    label="git echoes log --follow, page on top$sfx"; best "$ge" log --workspace "$r" --follow --limit 0 top.md
+    if git -C "$r" rev-parse -q --verify HEAD:EchoesVault/pages/readme.md >/dev/null; then
+      label="git log --follow --numstat, README moved in$sfx (baseline)"; best git -C "$r" log --follow --numstat -- EchoesVault/pages/readme.md
+      label="git echoes log --follow, README moved in$sfx"; best "$ge" log --workspace "$r" --follow --limit 0 readme.md
+    fi
+  done
+else
+  echo "== log --follow on a real repository: skipped (set ECHOES_BENCH_REPO to a clone of one)"
+fi
+
 # Memory freshness (issue 18): 1,000 pages citing 3,000 paths over a
 # 10,000-commit history (each commit changes one line of one cited file;
 # every 50th also edits a page), next to one git log --name-only over the
@@ -241,3 +280,17 @@ done
 # server per call: the first call of a process) and warm (one server).
 go build -o "$work/bin/mcpbench" ./tools/mcpbench
 "$work/bin/mcpbench" -bin "$ge" -dir "$work/mcp5k" -pages 5000 -memories 4990 -calls 200
+
+# Issue 22: the pre-commit gate of 1,000 staged pages, this build (A) against
+# today's (B: BASE_GE, a git-echoes built from main), paired with farm-bench.
+if [ -n "${BASE_GE:-}" ] && command -v farm-bench >/dev/null; then
+  r1k="$work/staged1k"
+  if [ ! -d "$r1k/.git" ]; then
+    "$work/bin/vaultgen" -dir "$r1k" -pages 1000 -daily 30
+    git -C "$r1k" init -q
+    (cd "$r1k" && "$ge" init >/dev/null)
+    git -C "$r1k" add -A
+  fi
+  echo "== check --staged of 1,000 staged pages: this build (A) vs BASE_GE (B)"
+  farm-bench -n 10 --timeout 300 --vs "$BASE_GE check --workspace $r1k --staged" -- "$ge" check --workspace "$r1k" --staged
+fi

@@ -76,3 +76,9 @@ done
 
 # 1 + vpassed: the goreleaser check and the version checks above.
 python3 scripts/release/check_archives.py --passed $((1 + vpassed)) "$root" "$work/a" "$work/b"
+
+# The GitHub Action's installer and the GitLab template against these
+# archives and their SHA256SUMS, served from loopback (issue 20): the
+# right archive for each runner, verified, cached; a tampered one refused.
+echo "release-check: the forge installers against the snapshot archives"
+GIT_ECHOES_RELEASE_DIR="$work/a" go test -count=1 -run 'TestInstall|TestGitLabTemplate' ./internal/forgetest

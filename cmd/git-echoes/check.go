@@ -15,7 +15,7 @@ import (
 
 func init() { registerCommand("check", runCheck) }
 
-const checkUsage = `usage: git echoes check [--staged | --rev REV] [--format text|json|github] [--strict] [--require-tracked] [--workspace PATH]
+const checkUsage = `usage: git echoes check [--staged | --rev REV] [--format text|json|github|codequality] [--strict] [--require-tracked] [--workspace PATH]
 
 Fail-closed gate for EchoesVault and ECC memory content: validates every page
 (frontmatter, summary), page-name collisions, Git conflict markers in
@@ -51,8 +51,10 @@ Rules and severities (errors fail the gate; warnings are reported, as
   local-only-committed      error    a local-only file is tracked or committed
   untracked-durable         error    a durable vault file Git does not track
                                      (--require-tracked)
-  secret                    error    a known credential shape in a vault
-                                     Markdown file or a team memory
+  secret                    error    a credential (gitleaks' rule set and the
+                                     memory vault's families) in a vault
+                                     file or a team memory; accept one in
+                                     .gitleaksignore or .gitleaks.toml
   memory-invalid            error    a team memory the readers skip (grammar,
                                      location, quarantined secret)
   memory-duplicate-id       error    two team memories with one id
@@ -71,7 +73,10 @@ Sources (one snapshot, read-only):
   --rev REV          the tree of a commit, from the object store (CI gate)
 
 Options:
-  --format FORMAT    text (default), json, or github (workflow-command annotations)
+  --format FORMAT    text (default), json, github (workflow-command annotations),
+                     or codequality (a GitLab Code Quality report: a JSON array
+                     of description, check_name, fingerprint, severity and
+                     location; stable fingerprints, see docs/ci.md)
   --strict           warnings fail the gate too
   --require-tracked  also fail when durable vault files in the work tree are not
                      tracked by Git (not with --rev)
@@ -124,9 +129,9 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		opt.Source, opt.Rev = gate.CheckRev, *rev
 	}
 	switch *format {
-	case "text", "json", "github":
+	case "text", "json", "github", "codequality":
 	default:
-		return checkUsageError(stderr, "--format must be text, json or github, not "+pyjson.ReprString(*format))
+		return checkUsageError(stderr, "--format must be text, json, github or codequality, not "+pyjson.ReprString(*format))
 	}
 	eng, err := gitvault.Open(gitvault.Options{Workspace: *workspace})
 	if err == nil {
@@ -174,6 +179,8 @@ func renderCheck(res *gate.CheckResult, format string) string {
 	switch format {
 	case "json":
 		return pyjson.Pretty(res.JSON())
+	case "codequality":
+		return renderCodeQuality(res)
 	case "github":
 		var b strings.Builder
 		for _, f := range res.Findings {

@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/git-echoes/git-echoes/gitvault/gate"
 	"testing"
-
 )
 
 // GitHub's toolkit escapes % CR LF in messages and additionally : and , in

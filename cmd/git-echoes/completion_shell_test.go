@@ -136,7 +136,7 @@ func TestBashCompletion(t *testing.T) {
 		{"git-echoes --w", "[--workspace ]\n"},
 		{"git-echoes search --", "[--limit ]\n[--rev ]\n[--help ]\n"},
 		{"git-echoes check --format=j", "[json ]\n"},
-		{"git-echoes check --format ", "[text ]\n[json ]\n[github ]\n"},
+		{"git-echoes check --format ", "[text ]\n[json ]\n[github ]\n[codequality ]\n"},
 		{"git-echoes memory save --kind d", "[decision ]\n"},
 		// Page names, quoted for the command line; a name that looks like
 		// a command substitution is offered, never run.
@@ -183,7 +183,7 @@ func TestBashCompletionThroughGit(t *testing.T) {
 	}
 	for _, c := range []shellCase{
 		{"git echoes sta", "[status ]\n[start ]\n[stale ]\n"},
-		{"git echoes check --format=", "[text ]\n[json ]\n[github ]\n"},
+		{"git echoes check --format=", "[text ]\n[json ]\n[github ]\n[codequality ]\n"},
 		{"git echoes hash al", "[alpha ]\n"},
 		{"git echoes hash my", "[my\\ page ]\n"},
 		{"git echoes memory ", "[init ]\n[save ]\n[handoff ]\n[search ]\n[read ]\n[doctor ]\n[help ]\n"},
@@ -247,7 +247,7 @@ func TestZshCompletion(t *testing.T) {
 	for _, c := range []struct{ words, prefix, want string }{
 		{"git-echoes sta", "sta", "compadd:status\ncompadd:start\ncompadd:stale\n"},
 		{"echoes hash ''", "", "compadd:$(touch PWNED)\ncompadd:a:b\ncompadd:alpha\ncompadd:beta\ncompadd:my page\n"},
-		{"echoes check --format=", "--format=", "compadd:--format=text\ncompadd:--format=json\ncompadd:--format=github\n"},
+		{"echoes check --format=", "--format=", "compadd:--format=text\ncompadd:--format=json\ncompadd:--format=github\ncompadd:--format=codequality\n"},
 		{"echoes append --payload=", "--payload=", "compadd:--payload=-\ncompset -P *=\n_files \n"},
 		{"echoes help --install-man ''", "", "_files -/\n"},
 	} {

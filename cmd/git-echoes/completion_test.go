@@ -129,7 +129,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"start", "--recent"}, "", "words", "", nil},
 		{[]string{"check"}, "--f", "words", "", []string{"--format"}},
 		{[]string{"check", "--format"}, "g", "words", "", []string{"github"}},
-		{[]string{"check"}, "--format=", "words", "--format=", []string{"--format=text", "--format=json", "--format=github"}},
+		{[]string{"check"}, "--format=", "words", "--format=", []string{"--format=text", "--format=json", "--format=github", "--format=codequality"}},
 		{[]string{"check", "--workspace"}, "", "dirs", "", nil},
 		// Subcommands.
 		{[]string{"hooks"}, "", "words", "", []string{"install", "uninstall", "status"}},

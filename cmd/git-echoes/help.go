@@ -196,7 +196,7 @@ func buildTopics() {
 			text: checkUsage, section: secGit, page: "git-echoes-check",
 			compl: complSpec{flags: []complFlag{
 				{name: "--staged"}, {name: "--rev", value: valRefs},
-				{name: "--format", value: valChoices, choices: []string{"text", "json", "github"}},
+				{name: "--format", value: valChoices, choices: []string{"text", "json", "github", "codequality"}},
 				{name: "--strict"}, {name: "--require-tracked"}, workspace}}},
 		&helpTopic{name: "diff", summary: "what changed in memory between two snapshots (review)",
 			text: diffUsage, section: secGit, page: "git-echoes-diff",

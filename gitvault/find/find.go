@@ -199,7 +199,7 @@ func nilIfEmpty(s []string) []string {
 // open returns the live, up-to-date generation, building a new one when
 // there is none it can trust.
 func open(ws *gitvault.Workspace, src sourceSet, rebuild bool) (*store, IndexReport, error) {
-	cache, err := ws.LocalCacheDir("find")
+	cache, err := cacheDir(ws)
 	if err != nil {
 		return nil, IndexReport{}, err
 	}

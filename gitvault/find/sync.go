@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-echoes/git-echoes/gitvault"
@@ -224,59 +225,62 @@ func (s *store) syncFiles(source string, files []fileState, build func(fileState
 			todo = append(todo, f)
 		}
 	}
+	w := newTxWriter(tx)
+	defer w.close()
 	var st syncStats
 	for k, r := range rows {
 		if !seen[k] {
-			if err := deleteDoc(tx, r.id); err != nil {
+			if err := w.deleteDoc(r.id); err != nil {
 				return st, err
 			}
 			st.removed++
 		}
 	}
-	// Read, parse and analyze in parallel; write in order.
-	docs := make([]*doc, len(todo))
-	idents := make([]bool, len(todo)) // unchanged content: only the identity moves
+	// Read, parse and analyze on every core while this goroutine writes,
+	// in order (issue 19: the analysis and SQLite's own work overlap).
+	type work struct {
+		d     *doc
+		ident bool // unchanged content: only the identity moves
+	}
 	now := time.Now().UnixNano()
-	workpool.Each(len(todo), runtime.GOMAXPROCS(0), func() func(int) {
-		return func(i int) {
-			f := todo[i]
-			b, err := fsx.ReadFile(f.abs)
-			if err != nil {
-				return // gone or unreadable: the next sync sees it
-			}
-			h := hashBytes(b)
-			if r, ok := rows[f.key]; ok && r.hash == h {
-				idents[i] = true
-				docs[i] = &doc{key: f.key, fid: f.fid, hash: h}
-				return
-			}
-			d := build(f, string(b))
-			d.hash = h
-			d.analyzed = analyzeDoc(&d)
-			docs[i] = &d
+	var werr error
+	workpool.Ordered(len(todo), runtime.GOMAXPROCS(0), 256, func(i int) work {
+		f := todo[i]
+		b, err := fsx.ReadFile(f.abs)
+		if err != nil {
+			return work{} // gone or unreadable: the next sync sees it
 		}
-	})
-	for i, d := range docs {
+		h := hashBytes(b)
+		if r, ok := rows[f.key]; ok && r.hash == h {
+			return work{d: &doc{key: f.key, fid: f.fid, hash: h}, ident: true}
+		}
+		d := build(f, string(b))
+		d.hash = h
+		d.analyzed = analyzeDoc(&d)
+		return work{d: &d}
+	}, func(_ int, wk work) bool {
+		d := wk.d
 		if d == nil {
-			continue
+			return true
 		}
 		r, ok := rows[d.key]
-		if idents[i] {
-			if _, err := tx.Exec(`UPDATE docs SET fmode=?, fsize=?, mtime=?, ctime=?, dev=?, ino=?, indexed=? WHERE id=?`,
-				int64(d.fid.Mode), d.fid.Size, d.fid.Mtime, d.fid.Ctime, d.fid.Dev, d.fid.Ino, now, r.id); err != nil {
-				return st, err
-			}
-			continue
+		if wk.ident {
+			werr = w.touch(d, now, r.id)
+			return werr == nil
 		}
 		if ok {
-			if err := deleteDoc(tx, r.id); err != nil {
-				return st, err
+			if werr = w.deleteDoc(r.id); werr != nil {
+				return false
 			}
 		}
-		if err := insertDoc(tx, d, now); err != nil {
-			return st, err
+		if werr = w.insertDoc(d, now); werr != nil {
+			return false
 		}
 		st.updated++
+		return true
+	})
+	if werr != nil {
+		return st, werr
 	}
 	if err := s.recordFiles(tx, source, fp); err != nil {
 		return st, err
@@ -297,9 +301,16 @@ func (s *store) recordFiles(e execer, source, fp string) error {
 
 // filesFingerprint hashes a listing with the identity of every file.
 func filesFingerprint(files []fileState) string {
+	// The bytes of fidText, appended into one buffer: no allocation per
+	// file on the path every warm query takes (issue 19).
 	h := sha256.New()
+	buf := make([]byte, 0, 256)
 	for _, f := range files {
-		h.Write([]byte(f.key + "\x00" + fidText(f.fid) + "\x00"))
+		buf = append(buf[:0], f.key...)
+		buf = append(buf, 0)
+		buf = appendFid(buf, f.fid)
+		buf = append(buf, 0)
+		h.Write(buf)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -341,68 +352,29 @@ func hashBytes(b []byte) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-func deleteDoc(tx *sql.Tx, id int64) error {
-	if _, err := tx.Exec(`DELETE FROM fts WHERE rowid = ?`, id); err != nil {
-		return err
-	}
-	if _, err := tx.Exec(`DELETE FROM bodies WHERE id = ?`, id); err != nil {
-		return err
-	}
-	_, err := tx.Exec(`DELETE FROM docs WHERE id = ?`, id)
-	return err
-}
-
 // ftsRow is a document's analyzed columns.
 type ftsRow struct{ title, summary, body, tags, whole, surface string }
 
+// columnsPool holds the analyzers of the goroutines that analyze
+// documents (each keeps its own stem cache).
+var columnsPool = sync.Pool{New: func() any { return analysis.NewColumns() }}
+
+// analyzeDoc renders a document's full-text columns: each text column's
+// stems, and over all four the stemmed wholes and the surfaces (issue 12;
+// analysis.Columns, the same terms as analysis.Analyze).
 func analyzeDoc(d *doc) *ftsRow {
-	var wholes, surfaces []string
+	x := columnsPool.Get().(*analysis.Columns)
+	defer columnsPool.Put(x)
+	var wholes, surfaces []byte
 	col := func(text string) string {
-		var stems []string
-		for _, c := range analysis.Analyze(text) {
-			stems = append(stems, c.Stems...)
-			surfaces = append(surfaces, c.Surfaces...)
-			if c.Whole != "" {
-				wholes = append(wholes, analysis.Stem(c.Whole))
-				surfaces = append(surfaces, c.Whole)
-			}
-		}
-		return strings.Join(stems, " ")
+		var stems []byte
+		x.Append(text, &stems, &wholes, &surfaces)
+		return string(stems)
 	}
 	r := &ftsRow{title: col(d.title), summary: col(d.summary), body: col(d.ftsBody), tags: col(strings.Join(d.tags, " "))}
-	r.whole = strings.Join(wholes, " ")
-	r.surface = strings.Join(surfaces, " ")
+	r.whole = string(wholes)
+	r.surface = string(surfaces)
 	return r
-}
-
-func insertDoc(tx *sql.Tx, d *doc, now int64) error {
-	res, err := tx.Exec(`INSERT INTO docs(key, source, path, fmode, fsize, mtime, ctime, dev, ino, indexed, hash, invalid,
-		title, summary, type, stack, status, ftype, fstack, kind, scope, memid, tags, date, links, bodyline)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-		d.key, d.source, d.path, int64(d.fid.Mode), d.fid.Size, d.fid.Mtime, d.fid.Ctime, d.fid.Dev, d.fid.Ino, now, d.hash, d.invalid,
-		d.title, d.summary, d.typ, d.stack, d.status, pytext.Casefold(d.typ), pytext.Casefold(d.stack),
-		d.kind, d.scope, d.id, tagField(d.tags), d.date, strings.Join(d.links, "\n"), d.bodyLine)
-	if err != nil {
-		return err
-	}
-	if d.invalid != "" {
-		return nil // skipped and reported, never matched
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return err
-	}
-	// Bodies live apart, so ranking never reads them: only the hits'.
-	if _, err := tx.Exec(`INSERT INTO bodies(id, body) VALUES (?, ?)`, id, d.body); err != nil {
-		return err
-	}
-	f := d.analyzed
-	if f == nil {
-		f = analyzeDoc(d)
-	}
-	_, err = tx.Exec(`INSERT INTO fts(rowid, title, summary, body, tags, whole, surface) VALUES (?,?,?,?,?,?,?)`,
-		id, f.title, f.summary, f.body, f.tags, f.whole, f.surface)
-	return err
 }
 
 // tagField stores tags as " a b " so a tag filter is one instr().
@@ -501,6 +473,8 @@ func (s *store) syncMemory(roots *memory.Roots, scopes []string) (syncStats, err
 	if err != nil {
 		return syncStats{}, err
 	}
+	w := newTxWriter(tx)
+	defer w.close()
 	var st syncStats
 	seen := map[string]bool{}
 	now := time.Now().UnixNano()
@@ -512,25 +486,29 @@ func (s *store) syncMemory(roots *memory.Roots, scopes []string) (syncStats, err
 			todo = append(todo, &d)
 		}
 	}
-	workpool.Each(len(todo), runtime.GOMAXPROCS(0), func() func(int) {
-		return func(i int) { todo[i].analyzed = analyzeDoc(todo[i]) }
-	})
-	for _, dp := range todo {
-		d := *dp
-		r, ok := rows[d.key]
-		if ok {
-			if err := deleteDoc(tx, r.id); err != nil {
-				return st, err
+	// Analyze on every core while this goroutine writes, in order.
+	var werr error
+	workpool.Ordered(len(todo), runtime.GOMAXPROCS(0), 256, func(i int) *doc {
+		todo[i].analyzed = analyzeDoc(todo[i])
+		return todo[i]
+	}, func(_ int, d *doc) bool {
+		if r, ok := rows[d.key]; ok {
+			if werr = w.deleteDoc(r.id); werr != nil {
+				return false
 			}
 		}
-		if err := insertDoc(tx, &d, now); err != nil {
-			return st, err
+		if werr = w.insertDoc(d, now); werr != nil {
+			return false
 		}
 		st.updated++
+		return true
+	})
+	if werr != nil {
+		return st, werr
 	}
 	for k, r := range rows {
 		if !seen[k] {
-			if err := deleteDoc(tx, r.id); err != nil {
+			if err := w.deleteDoc(r.id); err != nil {
 				return st, err
 			}
 			st.removed++
@@ -608,6 +586,21 @@ func memoryFingerprint(roots *memory.Roots, scopes []string) string {
 		return ""
 	}
 	return strings.Join(scopes, ",") + ":" + hex.EncodeToString(h.Sum(nil))
+}
+
+// appendFid appends fidText(f).
+func appendFid(b []byte, f fsx.Stamp) []byte {
+	b = strconv.AppendInt(b, int64(int(f.Mode)), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, f.Size, 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, f.Mtime, 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, f.Ctime, 10)
+	b = append(b, ',')
+	b = strconv.AppendUint(b, f.Dev, 10)
+	b = append(b, ',')
+	return strconv.AppendUint(b, f.Ino, 10)
 }
 
 func fidText(f fsx.Stamp) string {

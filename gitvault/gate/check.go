@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-echoes/git-echoes/gitvault/memory"
 	"github.com/git-echoes/git-echoes/internal/frontmatter"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
@@ -227,12 +226,13 @@ func markerFromBytes(data []byte) gitvault.MarkerRead {
 
 // validate runs every content rule over the snapshot.
 func validate(s *gitvault.Snapshot, src CheckSource) []Finding {
-	var out []Finding
+	secrets := newSecretGate(s)
+	out := secrets.findings
 	for _, p := range s.LocalOnly {
 		out = append(out, Finding{Path: p, Rule: ruleLocalOnlyCommitted,
 			Message: "local-only file is " + s.LocalVerb + "; it must never be committed (run: git rm --cached -- " + gitvault.ShellQuote(p) + ")"})
 	}
-	out = append(out, memoryFindings(s)...)
+	out = append(out, memoryFindings(s, secrets)...)
 	if !s.HasVault() {
 		return out
 	}
@@ -244,7 +244,8 @@ func validate(s *gitvault.Snapshot, src CheckSource) []Finding {
 	out = append(out, snapshotWindowsNameFindings(s)...)
 	out = append(out, unsafeNameFindings(s)...)
 	out = append(out, collisionFindings(s)...)
-	out = append(out, contentFindings(s)...)
+	out = append(out, contentFindings(s, secrets)...)
+	out = append(out, otherSecretFindings(s, secrets)...)
 	return out
 }
 
@@ -351,7 +352,7 @@ func collisionFindings(s *gitvault.Snapshot) []Finding {
 // scans for credentials (protocol §17) and collects the wikilinks of pages
 // and daily entries (protocol §7.4), which are resolved against the whole
 // snapshot afterwards.
-func contentFindings(s *gitvault.Snapshot) []Finding {
+func contentFindings(s *gitvault.Snapshot, secrets *secretGate) []Finding {
 	pageOf := make(map[int]string, len(s.Pages))
 	for name, i := range s.PageFile {
 		pageOf[i] = name
@@ -367,7 +368,7 @@ func contentFindings(s *gitvault.Snapshot) []Finding {
 		return func(k int) {
 			i := todo[k]
 			name, isPage := pageOf[i]
-			results[k] = checkFile(s.Files[i], name, isPage)
+			results[k] = checkFile(secrets, s.Files[i], name, isPage)
 		}
 	})
 	var out []Finding
@@ -432,22 +433,7 @@ func scansLinks(p string) bool {
 	return strings.HasPrefix(p, gitvault.VaultPrefix+"pages/") || strings.HasPrefix(p, gitvault.VaultPrefix+"daily/")
 }
 
-// secretFindings reports the lines of text holding known credential
-// shapes, by family, never the value.
-func secretFindings(p, text string) []Finding {
-	var out []Finding
-	for _, l := range memory.SecretLines(text) {
-		out = append(out, Finding{Path: p, Line: l.Line, Rule: ruleSecret, Message: secretMessage(l.Labels)})
-	}
-	return out
-}
-
-func secretMessage(labels []string) string {
-	return "suspected credential (" + strings.Join(labels, ", ") + "); the value is not shown. Remove it and rotate the credential: " +
-		"once committed it stays in Git history"
-}
-
-func checkFile(f gitvault.SnapFile, name string, isPage bool) fileCheck {
+func checkFile(secrets *secretGate, f gitvault.SnapFile, name string, isPage bool) fileCheck {
 	data, err := f.Read()
 	if err != nil {
 		return fileCheck{findings: []Finding{{Path: f.Path, Rule: rulePageInvalid, Message: "Cannot read " + f.Path + ": " + gitvault.ReadDetail(err)}}}
@@ -456,14 +442,14 @@ func checkFile(f gitvault.SnapFile, name string, isPage bool) fileCheck {
 	if decodeErr != nil {
 		if isPage {
 			return fileCheck{findings: append([]Finding{{Path: f.Path, Rule: rulePageInvalid, Message: "Cannot read page " + name + ": " + gitvault.ReadDetail(decodeErr)}},
-				secretFindings(f.Path, string(data))...)}
+				secrets.scan(f.Path, string(data))...)}
 		}
 		// Conflict markers and credentials are ASCII: look for them in the raw bytes.
 		text = string(data)
 	}
 	var res fileCheck
 	if f.Path != gitvault.LocalOnlyFiles[0] { // index.md: generated from the summaries, and local-only
-		res.findings = secretFindings(f.Path, text)
+		res.findings = secrets.scan(f.Path, text)
 	}
 	if scansLinks(f.Path) && decodeErr == nil {
 		res.links = scanWikilinks(text)
@@ -489,4 +475,6 @@ func checkFile(f gitvault.SnapFile, name string, isPage bool) fileCheck {
 // family, never the value. The importer (gitvault/importer) calls this one,
 // not the memory vault's, so that it refuses exactly what the gate would
 // refuse.
-func ScanSecrets(path, text string) []Finding { return secretFindings(path, text) }
+func ScanSecrets(path, text string) []Finding {
+	return newSecretGate(&gitvault.Snapshot{}).scan(path, text)
+}

@@ -117,8 +117,8 @@ func TestCheckReviewRulesEverySource(t *testing.T) {
 		msgs[f.Path+":"+f.Rule] = f.Message
 	}
 	for k, want := range map[string]string{
-		"EchoesVault/pages/secret.md:secret":                              "suspected credential (GitHub token); the value is not shown. Remove it and rotate the credential: once committed it stays in Git history",
-		"EchoesVault/daily/2026-01-01/entry.md:secret":                    "suspected credential (AWS access key); the value is not shown. Remove it and rotate the credential: once committed it stays in Git history",
+		"EchoesVault/pages/secret.md:secret":                              "suspected credential (GitHub token [ecc-github-token]); the value is not shown. Remove it and rotate the credential: once committed it stays in Git history (or accept it: .gitleaksignore <file>:<rule-id>:<line>)",
+		"EchoesVault/daily/2026-01-01/entry.md:secret":                    "suspected credential (aws-access-token); the value is not shown. Remove it and rotate the credential: once committed it stays in Git history (or accept it: .gitleaksignore <file>:<rule-id>:<line>)",
 		"EchoesVault/pages/links.md:wikilink-missing":                     "link '[[missing-page]]' names no page of the vault",
 		"EchoesVault/pages/links.md:asset-missing":                        "embed '![[gone.png]]' names a file missing from EchoesVault/assets/",
 		".ecc/memory/team/notes/mem_alpha.md:memory-broken-link":          "ECC memory 'mem_alpha' links to 'mem_missing', which no team memory of this snapshot holds",

@@ -15,7 +15,7 @@ import (
 // project-scope memories it holds (they must never be committed), unmerged
 // memory paths, and the team scope validated as the memory readers and
 // doctor read it (memory.CheckFiles).
-func memoryFindings(s *gitvault.Snapshot) []Finding {
+func memoryFindings(s *gitvault.Snapshot, secrets *secretGate) []Finding {
 	var out []Finding
 	for _, p := range s.Gate.ProjectMem {
 		out = append(out, Finding{Path: p, Rule: ruleMemoryProjectCommitted,
@@ -61,7 +61,7 @@ func memoryFindings(s *gitvault.Snapshot) []Finding {
 		f := Finding{Path: p, Line: is.Line}
 		switch is.Code {
 		case memory.GateSecret:
-			f.Rule, f.Message = ruleSecret, secretMessage(is.Labels)
+			continue // the gate's own scanner reports them (teamSecretFindings)
 		case memory.DiagInvalidDocument:
 			f.Rule, f.Message = ruleMemoryInvalid, "ECC memory document is invalid or unreadable (ecc.memory.v1); "+memoryReadersSkip
 		case memory.DiagLocationMismatch:
@@ -91,6 +91,7 @@ func memoryFindings(s *gitvault.Snapshot) []Finding {
 		}
 		out = append(out, f)
 	}
+	out = append(out, teamSecretFindings(s, secrets, read)...)
 	for i, data := range read {
 		for _, m := range frontmatter.FindConflictMarkers(string(data)) {
 			out = append(out, Finding{Path: s.Gate.Team[i].Path, Line: m.Line, Rule: ruleConflictMarker,

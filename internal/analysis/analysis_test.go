@@ -126,3 +126,65 @@ func FuzzAnalyze(f *testing.F) {
 		_ = Fold(s)
 	})
 }
+
+// columnsOf is the reference rendering Columns must equal: Analyze's
+// compounds joined as the index writes them.
+func columnsOf(text string) (stems, wholes, surfaces string) {
+	var st, wh, su []string
+	for _, c := range Analyze(text) {
+		st = append(st, c.Stems...)
+		su = append(su, c.Surfaces...)
+		if c.Whole != "" {
+			wh = append(wh, Stem(c.Whole))
+			su = append(su, c.Whole)
+		}
+	}
+	return strings.Join(st, " "), strings.Join(wh, " "), strings.Join(su, " ")
+}
+
+var columnsCases = []string{
+	"", "a", "The retryPolicy retries failed webhook deliveries with exponential back-off; max_retries is 5.",
+	"HTTPServer v2Parser parseConfig utf8 rate-limit rate_limit a.b/c d'e -x- x-- --y",
+	"café CAFÉ Straße ﬁle ＡＢＣ naïve-approach l’été don’t e\u0301clair",
+	strings.Repeat("x", 100) + " " + strings.Repeat("ab-", 40) + "z " + strings.Repeat("Ab", 50),
+	"日本語のテキスト mixedKanji漢字Word 123abc ABCdef ABC",
+	"line\r\nline\rline\n\n#heading **bold** `code_span` [[link|x]]",
+}
+
+func TestColumnsEqualsAnalyze(t *testing.T) {
+	x := NewColumns()
+	for _, text := range columnsCases {
+		checkColumns(t, x, text)
+	}
+}
+
+func checkColumns(t *testing.T, x *Columns, text string) {
+	t.Helper()
+	ws, ww, wu := columnsOf(text)
+	var s, w, u []byte
+	x.Append(text, &s, &w, &u)
+	if string(s) != ws || string(w) != ww || string(u) != wu {
+		t.Fatalf("Columns(%q):\n stems %q\n want  %q\n wholes %q\n want   %q\n surfaces %q\n want     %q", text, s, ws, w, ww, u, wu)
+	}
+}
+
+func FuzzColumns(f *testing.F) {
+	for _, c := range columnsCases {
+		f.Add(c)
+	}
+	x := NewColumns()
+	f.Fuzz(func(t *testing.T, text string) { checkColumns(t, x, text) })
+}
+
+// BenchmarkColumns: the page of BenchmarkAnalyze through Columns.
+func BenchmarkColumns(b *testing.B) {
+	line := "The retryPolicy retries failed webhook deliveries with exponential back-off; max_retries is 5. "
+	text := strings.Repeat(line, 4096/len(line))
+	b.SetBytes(int64(len(text)))
+	x := NewColumns()
+	var s, w, u []byte
+	for i := 0; i < b.N; i++ {
+		s, w, u = s[:0], w[:0], u[:0]
+		x.Append(text, &s, &w, &u)
+	}
+}

@@ -185,6 +185,12 @@ func readAt(dirfd int, name, display string, buf []byte) ([]byte, error) {
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return buf[:0], &fs.PathError{Op: "read", Path: display, Err: ErrNotRegular}
 	}
+	// Room for the whole file and the byte that finds its end, as
+	// os.ReadFile sizes it: growing from minRead copied a large file (the
+	// page cache, index.md of a large vault) several times over.
+	if want := st.Size + 1; st.Size > 0 && want <= 1<<30 && int64(cap(buf)) < want {
+		buf = make([]byte, 0, want)
+	}
 	return readLoop(buf, func(p []byte) (int, error) {
 		for {
 			n, err := unix.Read(fd, p)

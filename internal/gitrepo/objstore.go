@@ -2,7 +2,6 @@ package gitrepo
 
 import (
 	"bytes"
-	"compress/zlib"
 	"container/list"
 	"encoding/binary"
 	"encoding/hex"
@@ -14,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/klauspost/compress/zlib"
 )
 
 // objStore is a read-only reader of a repository's own object directory
@@ -38,6 +39,11 @@ type objStore struct {
 	packs []*packFile
 	cache objCache
 	zr    io.ReadCloser // a reusable zlib reader (zlib.Resetter)
+	br    bytes.Reader  // the reader zr reads a window through
+	// deltas are the buffers the deltas of one chain are inflated into,
+	// reused from chain to chain: a delta is read once, applied and
+	// dropped, so allocating each one was most of a walk's garbage.
+	deltas [][]byte
 
 	// Pack bytes are read in aligned windows kept in memory (git's
 	// core.packedGitWindowSize, read instead of mapped), most recent
@@ -51,10 +57,11 @@ type winKey struct {
 	n    int64 // offset / windowSize
 }
 
-const (
-	windowSize = 256 << 10
-	maxWindows = 64 // 16 MiB
-)
+// windowSize is a variable so that a test can make streams cross window
+// boundaries often; maxWindows windows are kept (4 MiB).
+var windowSize int64 = 256 << 10
+
+const maxWindows = 16
 
 // window returns the bytes of pack pi from off to the end of off's
 // window (at least one byte, or an error).
@@ -63,20 +70,35 @@ func (s *objStore) window(pi int, off int64) ([]byte, error) {
 	if off < 0 || off >= p.size {
 		return nil, io.ErrUnexpectedEOF
 	}
+	if p.mapped != nil {
+		return p.mapped[off:], nil
+	}
 	k := winKey{pi, off / windowSize}
 	w, ok := s.windows[k]
 	if !ok {
 		start := k.n * windowSize
-		w = make([]byte, min(windowSize, p.size-start))
-		if _, err := p.f.ReadAt(w, start); err != nil {
-			return nil, err
-		}
 		if s.windows == nil {
 			s.windows = map[winKey][]byte{}
 		}
+		// The oldest window's memory is reused: nothing holds a window
+		// across a call of window (an inflate reads one at a time, and
+		// headers are copied out), and fresh memory is what a short
+		// process pays for most (a page fault per page).
+		var buf []byte
 		if len(s.winFIFO) >= maxWindows {
+			buf = s.windows[s.winFIFO[0]][:0]
 			delete(s.windows, s.winFIFO[0])
 			s.winFIFO = s.winFIFO[1:]
+		}
+		n := min(windowSize, p.size-start)
+		if int64(cap(buf)) >= n {
+			w = buf[:n]
+		} else {
+			w = make([]byte, n)
+		}
+		if _, err := p.f.ReadAt(w, start); err != nil {
+			delete(s.windows, k)
+			return nil, err
 		}
 		s.windows[k] = w
 		s.winFIFO = append(s.winFIFO, k)
@@ -150,7 +172,7 @@ const maxObjectSize = 512 << 20
 var errNotHere = errors.New("object not readable by the fast reader")
 
 func openObjStore(objectsDir string) *objStore {
-	s := &objStore{dir: objectsDir, cache: newObjCache(8 << 20)}
+	s := &objStore{dir: objectsDir, cache: newObjCache(4 << 20)}
 	names, _ := filepath.Glob(filepath.Join(objectsDir, "pack", "pack-*.idx"))
 	sort.Strings(names)
 	for _, idx := range names {
@@ -165,6 +187,12 @@ func openObjStore(objectsDir string) *objStore {
 func (s *objStore) Close() error {
 	var first error
 	for _, p := range s.packs {
+		if p.mapped != nil {
+			if err := unmapPack(p.mapped); err != nil && first == nil {
+				first = err
+			}
+			p.mapped = nil
+		}
 		if err := p.f.Close(); err != nil && first == nil {
 			first = err
 		}
@@ -175,10 +203,11 @@ func (s *objStore) Close() error {
 
 // packFile is one pack and its index, held in memory.
 type packFile struct {
-	f    *os.File
-	size int64
-	idx  []byte
-	n    int
+	f      *os.File
+	size   int64
+	idx    []byte
+	n      int
+	mapped []byte // the whole pack, where it could be mapped (mmap_unix.go)
 }
 
 // openPack reads a version 2 index (gitformat-pack, "Version 2 pack-*.idx
@@ -222,7 +251,11 @@ func openPack(idxPath string) (*packFile, error) {
 		f.Close()
 		return nil, errors.New("pack does not match its index")
 	}
-	return &packFile{f: f, size: st.Size(), idx: idx, n: n}, nil
+	p := &packFile{f: f, size: st.Size(), idx: idx, n: n}
+	if m, ok := mapPack(f, p.size); ok {
+		p.mapped = m
+	}
+	return p, nil
 }
 
 // checkIdx validates the layout of a version 2 index and returns its
@@ -344,17 +377,22 @@ func (s *objStore) packed(pi int, off int64, depth int) (int, []byte, error) {
 		}
 		switch t {
 		case objCommit, objTree, objBlob, objTag:
-			if data, err = s.inflate(pi, off+int64(hdr), size); err != nil {
+			if data, err = s.inflate(pi, off+int64(hdr), size, nil); err != nil {
 				return 0, nil, err
 			}
 			typ = t
-			s.cache.put(key, t, data)
+			// A whole commit or blob asked for itself is read once by a
+			// walk (the caller keeps what it parsed): caching it would
+			// only push out the trees that are delta bases.
+			if len(chain) > 0 || depth > 0 || t == objTree || t == objTag {
+				s.cache.put(key, t, data)
+			}
 		case objOfsDelta:
 			base, n, err := s.ofsBase(pi, off, off+int64(hdr))
 			if err != nil {
 				return 0, nil, err
 			}
-			delta, err := s.inflate(pi, off+int64(hdr)+int64(n), size)
+			delta, err := s.inflate(pi, off+int64(hdr)+int64(n), size, s.deltaBuf(len(chain)))
 			if err != nil {
 				return 0, nil, err
 			}
@@ -366,7 +404,7 @@ func (s *objStore) packed(pi int, off int64, depth int) (int, []byte, error) {
 			if s.bytesAt(pi, off+int64(hdr), ref[:]) != 20 {
 				return 0, nil, io.ErrUnexpectedEOF
 			}
-			delta, err := s.inflate(pi, off+int64(hdr)+20, size)
+			delta, err := s.inflate(pi, off+int64(hdr)+20, size, s.deltaBuf(len(chain)))
 			if err != nil {
 				return 0, nil, err
 			}
@@ -382,6 +420,13 @@ func (s *objStore) packed(pi int, off int64, depth int) (int, []byte, error) {
 		}
 		break
 	}
+	for i, st := range chain {
+		// Keep the grown buffers for the next chain (the deltas are
+		// applied below and then dead).
+		if cap(st.delta) > cap(s.deltas[i]) && cap(st.delta) <= maxDeltaBuf {
+			s.deltas[i] = st.delta[:0]
+		}
+	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		out, err := applyDelta(data, chain[i].delta)
 		if err != nil {
@@ -391,6 +436,18 @@ func (s *objStore) packed(pi int, off int64, depth int) (int, []byte, error) {
 		s.cache.put(chain[i].key, typ, data)
 	}
 	return typ, data, nil
+}
+
+// maxDeltaBuf bounds a kept delta buffer: a larger delta is allocated
+// for itself and dropped.
+const maxDeltaBuf = 1 << 20
+
+// deltaBuf returns the scratch buffer for the i-th delta of a chain.
+func (s *objStore) deltaBuf(i int) []byte {
+	for len(s.deltas) <= i {
+		s.deltas = append(s.deltas, nil)
+	}
+	return s.deltas[i]
 }
 
 func (s *objStore) locate(id []byte) (int, int64, bool) {
@@ -469,13 +526,33 @@ func decodeOfs(b []byte) (int64, int, error) {
 }
 
 // inflate reads a zlib stream at off that must inflate to exactly size
-// bytes.
-func (s *objStore) inflate(pi int, off, size int64) ([]byte, error) {
-	// A packReader is an io.ByteReader, so flate reads it directly.
-	return s.inflateFrom(&packReader{s: s, pi: pi, off: off}, size)
+// bytes, into dst when it has the room (a scratch buffer), else into new
+// memory.
+//
+// The stream is read straight from the pack window it starts in, through a
+// bytes.Reader: klauspost/compress's inflater has a loop specialised for
+// that type, where any other reader (compress/flate's only way) costs an
+// interface call per byte; on go-git's own history (one root tree delta
+// and one commit inflated per commit walked) inflation was half of a log
+// --follow and this halves it. A stream that runs past the end of its
+// window is read again through packReader, which crosses windows.
+func (s *objStore) inflate(pi int, off, size int64, dst []byte) ([]byte, error) {
+	w, err := s.window(pi, off)
+	if err != nil {
+		return nil, err
+	}
+	s.br.Reset(w)
+	data, err := s.inflateFrom(&s.br, size, dst)
+	if err == nil || int64(len(w)) == s.packs[pi].size-off {
+		return data, err // done, or the window already reached the end of the pack
+	}
+	if s.br.Len() > 0 {
+		return nil, err // the stream is damaged inside the window
+	}
+	return s.inflateFrom(&packReader{s: s, pi: pi, off: off}, size, dst)
 }
 
-func (s *objStore) inflateFrom(r io.Reader, size int64) ([]byte, error) {
+func (s *objStore) inflateFrom(r io.Reader, size int64, dst []byte) ([]byte, error) {
 	var err error
 	if s.zr == nil {
 		s.zr, err = zlib.NewReader(r)
@@ -485,14 +562,23 @@ func (s *objStore) inflateFrom(r io.Reader, size int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data := make([]byte, size)
+	var data []byte
+	if int64(cap(dst)) >= size {
+		data = dst[:size]
+	} else {
+		data = make([]byte, size)
+	}
 	if _, err := io.ReadFull(s.zr, data); err != nil {
 		return nil, err
 	}
-	// The stream must end here: one more byte is damage.
+	// The stream must end here (its checksum verified): one more byte is
+	// damage.
 	var one [1]byte
 	if n, err := s.zr.Read(one[:]); n != 0 || (err != io.EOF && err != nil) {
-		return nil, errors.New("object longer than its header says")
+		if err == nil {
+			err = errors.New("object longer than its header says")
+		}
+		return nil, err
 	}
 	return data, nil
 }

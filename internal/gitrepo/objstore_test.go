@@ -254,3 +254,57 @@ func TestApplyDelta(t *testing.T) {
 		}
 	}
 }
+
+// TestObjStoreDeepChains: the shape of a real project's pack (git gc
+// --aggressive, or a server's repack): long delta chains found over a
+// wide window. Every object is read twice, once through the mapped pack
+// and once through windows so small (4 KiB) that most zlib streams and
+// delta headers cross a window boundary (the path taken where a pack
+// cannot be mapped), and each must be git's bytes.
+func TestObjStoreDeepChains(t *testing.T) {
+	sb := gitrepotest.New(t)
+	dir := sb.Init(filepath.Join(t.TempDir(), "repo"))
+	// 300 commits, each editing one of two long files and touching a
+	// directory of a wide root tree: long chains of blobs and trees.
+	var stream bytes.Buffer
+	for n := 0; n < 300; n++ {
+		fmt.Fprintf(&stream, "commit refs/heads/main\ncommitter T <t@example.com> %d +0000\ndata 2\nc\n", 1600000000+n)
+		var body strings.Builder
+		for i := 0; i < 400; i++ {
+			fmt.Fprintf(&body, "line %d of file %d, edited in commit %d\n", i, n%2, n-n%7*(i%3))
+		}
+		fmt.Fprintf(&stream, "M 100644 inline f%d.txt\ndata %d\n%s\n", n%2, body.Len(), body.String())
+		v := "v" + strconv.Itoa(n)
+		fmt.Fprintf(&stream, "M 100644 inline d%02d/x.txt\ndata %d\n%s\n", n%40, len(v), v)
+	}
+	if _, err := sb.Run(dir, nil, stream.Bytes(), "fast-import", "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	sb.Git(dir, "repack", "-a", "-d", "-f", "--depth=50", "--window=250")
+	st := packStats(t, sb, dir)
+	if !strings.Contains(st, "chain length = 40") {
+		t.Fatalf("the pack has no deep delta chains:\n%s", st)
+	}
+	checkStore(t, sb, dir, true)
+
+	all := catAll(t, sb, dir)
+	defer func(w int64) { windowSize = w }(windowSize)
+	windowSize = 4096
+	s := openObjStore(filepath.Join(dir, ".git", "objects"))
+	defer s.Close()
+	for _, p := range s.packs {
+		if p.mapped != nil {
+			if err := unmapPack(p.mapped); err != nil {
+				t.Fatal(err)
+			}
+			p.mapped = nil
+		}
+	}
+	for id, want := range all {
+		raw, _ := hex.DecodeString(id)
+		typ, data, err := s.read(raw)
+		if err != nil || typ != want.typ || !bytes.Equal(data, want.data) {
+			t.Fatalf("%s through windows: %s of %d bytes, %v; git says %s of %d bytes", id, typ, len(data), err, want.typ, len(want.data))
+		}
+	}
+}
