@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
@@ -284,7 +285,7 @@ func containsAll(p string, subs ...string) bool {
 
 // anyAdapterVersion matches the adapter-version statement of generated
 // files, whatever the version.
-var anyAdapterVersion = regexp.MustCompile(`Managed adapter version: \d+\.\d+\.\d+`)
+var anyAdapterVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Managed adapter version: \d+\.\d+\.\d+`) })
 
 // managedAdapter reports whether p holds a generated adapter: the given
 // substrings and an adapter-version statement. The reference insists on its
@@ -296,7 +297,7 @@ func managedAdapter(p string, subs ...string) bool {
 		return false
 	}
 	text, _ := readTextNoFollow(p)
-	return anyAdapterVersion.MatchString(text)
+	return anyAdapterVersion().MatchString(text)
 }
 
 // missingStructure implements echoes-conformance §18.3's structure list, sorted by code point.

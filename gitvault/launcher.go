@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -23,10 +24,10 @@ var launcherSource string
 
 // launcherMarkerRe recognises git-echoes' launcher, of any release, by a whole
 // line the reference engine's runtime never contains.
-var launcherMarkerRe = regexp.MustCompile(`(?m)^GIT_ECHOES_LAUNCHER = True$`)
+var launcherMarkerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^GIT_ECHOES_LAUNCHER = True$`) })
 
 // isLauncher reports whether a runtime file's text is a git-echoes launcher.
-func isLauncher(text string) bool { return launcherMarkerRe.MatchString(text) }
+func isLauncher(text string) bool { return launcherMarkerRe().MatchString(text) }
 
 // runtimeAction is what the adapter plan does with the runtime file.
 type runtimeAction int
@@ -70,11 +71,11 @@ func (ws *Workspace) planRuntime(installRuntime bool) (runtimeAction, error) {
 	if err != nil {
 		return runtimeKeep, Wrapf(err, "Cannot read portable runtime %s: invalid UTF-8", path)
 	}
-	engine := parseVersionLine(engineVersionRe, text)
+	engine := parseVersionLine(engineVersionRe(), text)
 	if engine == nil {
-		engine = parseVersionLine(pluginVersionRe, text)
+		engine = parseVersionLine(pluginVersionRe(), text)
 	}
-	protocol := parseVersionLine(protocolVersionRe, text)
+	protocol := parseVersionLine(protocolVersionRe(), text)
 	switch {
 	case engine == nil:
 		return runtimeKeep, Errorf("Refusing to overwrite an unrecognized portable runtime: %s", path)

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
@@ -29,7 +30,7 @@ type LockStatus struct {
 	Problem    string // set for "invalid"
 }
 
-var lockTokenRE = regexp.MustCompile(`^([0-9]+)-[0-9a-f]{16}$`)
+var lockTokenRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]+)-[0-9a-f]{16}$`) })
 
 // lockStatus reports the lock without taking or changing it; nil when no
 // lock is present.
@@ -53,7 +54,7 @@ func (ws *Workspace) lockStatus(t time.Time) *LockStatus {
 		ls.Problem += "; no EchoesVault writer can run until it is removed"
 	}
 	ls.Token = st.Token
-	if m := lockTokenRE.FindStringSubmatch(st.Token); m != nil {
+	if m := lockTokenRE().FindStringSubmatch(st.Token); m != nil {
 		ls.PID, _ = strconv.ParseInt(m[1], 10, 64)
 	}
 	return ls

@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
@@ -21,10 +22,10 @@ type RuntimeStatus struct {
 }
 
 var (
-	semverRe          = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
-	engineVersionRe   = regexp.MustCompile(`(?m)^ENGINE_VERSION = "(\d+)\.(\d+)\.(\d+)"$`)
-	pluginVersionRe   = regexp.MustCompile(`(?m)^PLUGIN_VERSION = "(\d+)\.(\d+)\.(\d+)"$`)
-	protocolVersionRe = regexp.MustCompile(`(?m)^PROTOCOL_VERSION = "(\d+)\.(\d+)\.(\d+)"$`)
+	semverRe          = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+\.\d+$`) })
+	engineVersionRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^ENGINE_VERSION = "(\d+)\.(\d+)\.(\d+)"$`) })
+	pluginVersionRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^PLUGIN_VERSION = "(\d+)\.(\d+)\.(\d+)"$`) })
+	protocolVersionRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^PROTOCOL_VERSION = "(\d+)\.(\d+)\.(\d+)"$`) })
 )
 
 func parseVersionLine(re *regexp.Regexp, text string) *[3]int {
@@ -90,11 +91,11 @@ func (ws *Workspace) RuntimeStatus() RuntimeStatus {
 		return RuntimeStatus{Exists: true, Error: err.Error()}
 	}
 	rs := RuntimeStatus{Exists: true, Text: text}
-	rs.Engine = parseVersionLine(engineVersionRe, text)
+	rs.Engine = parseVersionLine(engineVersionRe(), text)
 	if rs.Engine == nil {
-		rs.Engine = parseVersionLine(pluginVersionRe, text)
+		rs.Engine = parseVersionLine(pluginVersionRe(), text)
 	}
-	rs.Protocol = parseVersionLine(protocolVersionRe, text)
+	rs.Protocol = parseVersionLine(protocolVersionRe(), text)
 	rs.Recognized = rs.Engine != nil && rs.Protocol != nil
 	rs.Compatible = rs.Protocol != nil && *rs.Protocol == protocolTriple
 	rs.Current = rs.Compatible && rs.Engine != nil && *rs.Engine == engineTriple
@@ -170,7 +171,7 @@ func stateFileValid(raw pyjson.Value) string {
 	// The reference accepts only its own engine version here; any x.y.z is
 	// accepted so that state another conforming engine wrote is not
 	// reported as invalid (the protocol version is what gates writes).
-	if v := get("engineVersion"); v.Kind != pyjson.String || !semverRe.MatchString(v.S) {
+	if v := get("engineVersion"); v.Kind != pyjson.String || !semverRe().MatchString(v.S) {
 		return "state engine mismatch: " + pyjson.Repr(v)
 	}
 	if v := get("lastWriter"); v.Kind != pyjson.Object {

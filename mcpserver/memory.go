@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,7 +20,7 @@ import (
 // harnessSlug is the slug grammar ECC_MEMORY_HARNESS must match exactly:
 // no trimming and no case folding, so that the identity a client sees in
 // documents is byte for byte the one the operator configured (ecc-conformance §17.1).
-var harnessSlug = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+var harnessSlug = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
 
 // HarnessStartupError is the reference's startup message for a missing or
 // malformed ECC_MEMORY_HARNESS.
@@ -27,7 +28,7 @@ const HarnessStartupError = "ECC memory MCP startup failed: ECC_MEMORY_HARNESS m
 
 // CheckHarness validates the server identity.
 func CheckHarness(h string) error {
-	if !harnessSlug.MatchString(h) {
+	if !harnessSlug().MatchString(h) {
 		return errors.New(HarnessStartupError)
 	}
 	return nil

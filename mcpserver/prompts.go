@@ -107,7 +107,7 @@ func registerPrompts(s *mcp.Server, cfg *Config) {
 					}
 				}
 			}
-			if t := args["target"]; t != "" && !harnessSlug.MatchString(t) {
+			if t := args["target"]; t != "" && !harnessSlug().MatchString(t) {
 				return nil, invalidParams("Invalid argument for prompt %s: target must be a lowercase harness slug.", d.prompt.Name)
 			}
 			return &mcp.GetPromptResult{Description: d.prompt.Description,

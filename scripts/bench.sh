@@ -35,6 +35,25 @@ if [ ! -d "$small/EchoesVault" ]; then
   "$work/bin/vaultgen" -dir "$small" -pages 10 -daily 5
   "$ge" --workspace "$small" rebuild-index >/dev/null
 fi
+echo "== start-up (issue 19): whole process, paired with a Go hello-world yardstick"
+hello="$work/hello"
+if [ ! -x "$hello/hello" ]; then
+  mkdir -p "$hello"
+  printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$hello/main.go"
+  (cd "$hello" && GO111MODULE=off go build -o hello main.go)
+fi
+if command -v farm-bench >/dev/null; then
+  farm-bench -n 21 --vs "$hello/hello" -- "$ge" --version
+  farm-bench -n 21 --vs "$hello/hello" -- sh -c "echo '{\"entry\": \"- bench\"}' | '$ge' --workspace '$small' append"
+  sg="$work/staged"
+  if [ ! -d "$sg/.git" ]; then
+    git init -q "$sg"; (cd "$sg" && "$ge" init >/dev/null && git add -A)
+  fi
+  (cd "$sg" && farm-bench -n 21 --vs "$hello/hello" -- "$ge" check --staged)
+else
+  label="git echoes --version"; best "$ge" --version
+  label="Go hello-world (yardstick)"; best "$hello/hello"
+fi
 echo "== 10,000-page vault (about 40 MB), outside Git"
 label="git echoes rebuild-index"; best "$ge" --workspace "$big" rebuild-index
 label="git echoes status (inspect)"; best "$ge" --workspace "$big" status

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -369,26 +370,29 @@ func renderImage(w util.BufWriter, src []byte, node ast.Node, entering bool) (as
 }
 
 // markdown is the one goldmark instance: GFM tables, strikethrough and task
-// lists, no raw HTML (goldmark's default: html.WithUnsafe is not set).
-var markdown = goldmark.New(
-	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
-	goldmark.WithParserOptions(
-		parser.WithInlineParsers(util.Prioritized(wikilinkParser{}, 100)),
-		parser.WithASTTransformers(util.Prioritized(linkTransformer{}, 100)),
-	),
-	goldmark.WithRendererOptions(
-		renderer.WithNodeRenderers(util.Prioritized(safeRenderer{}, 100)),
-	),
-)
+// lists, no raw HTML (goldmark's default: html.WithUnsafe is not set). Built
+// on first use, so only serve pays for it (issue 19).
+var markdown = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
+		goldmark.WithParserOptions(
+			parser.WithInlineParsers(util.Prioritized(wikilinkParser{}, 100)),
+			parser.WithASTTransformers(util.Prioritized(linkTransformer{}, 100)),
+		),
+		goldmark.WithRendererOptions(
+			renderer.WithNodeRenderers(util.Prioritized(safeRenderer{}, 100)),
+		),
+	)
+})
 
 // renderMarkdown renders untrusted Markdown to safe HTML.
 func renderMarkdown(src string, r linkResolver) (string, error) {
 	pc := parser.NewContext()
 	pc.Set(resolverKey, r)
 	source := []byte(src)
-	doc := markdown.Parser().Parse(text.NewReader(source), parser.WithContext(pc))
+	doc := markdown().Parser().Parse(text.NewReader(source), parser.WithContext(pc))
 	var b bytes.Buffer
-	if err := markdown.Renderer().Render(&b, source, doc); err != nil {
+	if err := markdown().Renderer().Render(&b, source, doc); err != nil {
 		return "", err
 	}
 	return b.String(), nil

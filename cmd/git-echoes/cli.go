@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/git-echoes/git-echoes/gitvault/review"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+
+	"github.com/git-echoes/git-echoes/gitvault/review"
 
 	"github.com/spf13/pflag"
 
@@ -196,13 +198,13 @@ func globalFlagSet() (*pflag.FlagSet, globalValues) {
 
 // negativeNumber matches what argparse treats as a positional despite its
 // leading dash.
-var negativeNumber = regexp.MustCompile(`^-\d+$|^-\d*\.\d+$`)
+var negativeNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-\d+$|^-\d*\.\d+$`) })
 
 // looksLikeOption reports whether argparse takes a as an option string
 // rather than a positional or an option's value: a leading dash, unless it is
 // "-" alone, a negative number, or contains a space.
 func looksLikeOption(a string) bool {
-	return strings.HasPrefix(a, "-") && a != "-" && !negativeNumber.MatchString(a) && !strings.Contains(a, " ")
+	return strings.HasPrefix(a, "-") && a != "-" && !negativeNumber().MatchString(a) && !strings.Contains(a, " ")
 }
 
 // parseCommandArgs parses command options and returns the positionals.

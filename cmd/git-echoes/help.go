@@ -287,7 +287,7 @@ func memorySubs() []complSub {
 
 // synopsisArg finds each option's argument name in a synopsis such as
 // "[--recent N]" or "--confirm-explicit-user-end [--payload PATH|-]".
-var synopsisArg = regexp.MustCompile(`--([a-z][a-z-]*)(?:[ =]([^\s\[\]()]+))?`)
+var synopsisArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--([a-z][a-z-]*)(?:[ =]([^\s\[\]()]+))?`) })
 
 // runtimeHelp renders a runtime command's help: its usage line (the one
 // `COMMAND --help` prints), the description, and its options as defined
@@ -297,7 +297,7 @@ func runtimeHelp(name string, spec runtimeCommand, description string) (string, 
 	b.WriteString(strings.TrimRight("usage: git echoes "+name+" "+spec.synopsis, " ") + "\n\n")
 	b.WriteString(strings.TrimRight(description, "\n") + "\n")
 	argName := map[string]string{}
-	for _, m := range synopsisArg.FindAllStringSubmatch(spec.synopsis, -1) {
+	for _, m := range synopsisArg().FindAllStringSubmatch(spec.synopsis, -1) {
 		argName[m[1]] = m[2]
 	}
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)

@@ -41,14 +41,16 @@ var eccKeywords = map[string][]string{
 	"private key":        {"-----begin "},
 }
 
-// eccLabels maps a memory family's rule id back to its label.
-var eccLabels = func() map[string]string {
+// eccLabels maps a memory family's rule id back to its label. Built on
+// first use: it compiles the memory patterns, which no process should pay
+// at init (issue 19, TestInitAllowlist).
+var eccLabels = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	for _, p := range memory.SecretPatterns() {
 		m[eccRuleID(p.Label)] = p.Label
 	}
 	return m
-}()
+})
 
 // eccAllowlists names the gitleaks rule whose allowlists (documentation
 // examples such as AWS's ...EXAMPLE keys) a memory family shares.
@@ -227,7 +229,7 @@ func secretMessage(ids []string) string {
 	names := make([]string, len(ids))
 	for i, id := range ids {
 		names[i] = id
-		if label, ok := eccLabels[id]; ok {
+		if label, ok := eccLabels()[id]; ok {
 			names[i] = label + " [" + id + "]"
 		}
 	}

@@ -3,6 +3,7 @@ package importer
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -153,7 +154,7 @@ type Link struct {
 }
 
 // wikiRe matches [[...]] and ![[...]] with no bracket inside.
-var wikiRe = regexp.MustCompile(`(!?)\[\[([^\[\]\n]+?)\]\]`)
+var wikiRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(!?)\[\[([^\[\]\n]+?)\]\]`) })
 
 // splitLink splits the inside of [[...]].
 func splitLink(inner string) (target, heading, alias string) {
@@ -175,7 +176,7 @@ func Links(body string) []Link {
 		if code {
 			return line
 		}
-		for _, m := range wikiRe.FindAllStringSubmatch(line, -1) {
+		for _, m := range wikiRe().FindAllStringSubmatch(line, -1) {
 			t, h, a := splitLink(m[2])
 			out = append(out, Link{Embed: m[1] == "!", Target: t, Heading: h, Alias: a, Line: n})
 		}
@@ -192,8 +193,8 @@ func RewriteLinks(body string, resolve func(l Link) (string, bool)) string {
 		if code || !strings.Contains(line, "[[") {
 			return line
 		}
-		return wikiRe.ReplaceAllStringFunc(line, func(s string) string {
-			m := wikiRe.FindStringSubmatch(s)
+		return wikiRe().ReplaceAllStringFunc(line, func(s string) string {
+			m := wikiRe().FindStringSubmatch(s)
 			t, h, a := splitLink(m[2])
 			l := Link{Embed: m[1] == "!", Target: t, Heading: h, Alias: a, Line: n}
 			repl, ok := resolve(l)
@@ -236,7 +237,7 @@ func forEachLine(text string, fn func(n int, line string, code bool) string) str
 }
 
 // observationRe is Basic Memory's observation line: "- [category] text".
-var observationRe = regexp.MustCompile(`^\s*[-*] \[([^\]]+)\] (.+)$`)
+var observationRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*[-*] \[([^\]]+)\] (.+)$`) })
 
 // FirstHeading returns the text of the first "# " heading outside code.
 func FirstHeading(body string) string {
@@ -261,7 +262,7 @@ func SummaryOf(body string) string {
 			return line
 		}
 		if obs == "" {
-			if m := observationRe.FindStringSubmatch(line); m != nil {
+			if m := observationRe().FindStringSubmatch(line); m != nil {
 				obs = m[2]
 			}
 		}

@@ -5,14 +5,16 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/git-echoes/git-echoes/gitvault/gate"
 	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/gitvault/gate"
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
@@ -338,7 +340,7 @@ func indentContinuation(s string) string {
 
 // ---- AGENTS.md / CLAUDE.md ----
 
-var headingRe = regexp.MustCompile(`^(#{1,6})[ \t]+(.*?)[ \t#]*$`)
+var headingRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(#{1,6})[ \t]+(.*?)[ \t#]*$`) })
 
 func agentsDocs(source, section string, p *Plan) ([]*doc, error) {
 	data, err := readBounded(source, MaxNoteBytes, "file")
@@ -380,7 +382,7 @@ func agentsDocs(source, section string, p *Plan) ([]*doc, error) {
 			fence = t[:3]
 			continue
 		}
-		m := headingRe.FindStringSubmatch(l)
+		m := headingRe().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
@@ -442,7 +444,7 @@ type sourceFile struct {
 	link bool
 }
 
-var validKeyRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+var validKeyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`) })
 
 func noteDocs(source string, kind Kind, p *Plan) ([]*doc, map[string]*sourceFile, error) {
 	files := map[string]*sourceFile{}
@@ -518,7 +520,7 @@ func noteDocs(source string, kind Kind, p *Plan) ([]*doc, map[string]*sourceFile
 			case seen[f.Key]:
 				p.Skipped = append(p.Skipped, Problem{File: rel, Message: "frontmatter field " + f.Key + " repeated: the later one was dropped"})
 				continue
-			case !validKeyRe.MatchString(f.Key):
+			case !validKeyRe().MatchString(f.Key):
 				p.Skipped = append(p.Skipped, Problem{File: rel, Message: "frontmatter field " + f.Key + " is not a valid page key ([A-Za-z][A-Za-z0-9_-]*): dropped"})
 				continue
 			}

@@ -26,6 +26,13 @@ var (
 )
 
 // equivInputs returns every text the differential tests run over.
+// The expressions isSlug, isID and isTimestampShape implement (model.go).
+var (
+	slugRe      = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+	idRe        = regexp.MustCompile(`^mem_[a-z0-9][a-z0-9_-]{2,127}$`)
+	timestampRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$`)
+)
+
 func equivInputs(t *testing.T) []string {
 	t.Helper()
 	var in []string

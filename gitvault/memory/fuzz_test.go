@@ -55,7 +55,7 @@ func FuzzTokenize(f *testing.F) {
 		toks := Tokenize(q)
 		seen := map[string]bool{}
 		for _, tok := range toks {
-			if tok == "" || seen[tok] || !tokenRe.MatchString(tok) || tokenRe.FindString(tok) != tok {
+			if tok == "" || seen[tok] || !tokenRe().MatchString(tok) || tokenRe().FindString(tok) != tok {
 				t.Fatalf("bad token %q from %q", tok, q)
 			}
 			seen[tok] = true

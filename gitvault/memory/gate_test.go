@@ -111,7 +111,7 @@ func FuzzSecretHints(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, p := range secretPatterns {
+		for _, p := range secretPatterns() {
 			if p.re.MatchString(s) && !p.hint(s) {
 				t.Fatalf("%s matches %q but its hint does not", p.Label, s)
 			}

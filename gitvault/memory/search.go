@@ -69,13 +69,15 @@ func (s *SearchResponse) RedactedJSON() jsjson.Object {
 	return (&SearchResponse{Results: s.Results, Diagnostics: d}).JSON()
 }
 
-var tokenRe = regexp.MustCompile(`[\p{L}\p{N}_-]+`)
+// tokenRe is compiled on first use: its Unicode classes cost most of the
+// package's init otherwise, paid by every process (issue 19).
+var tokenRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\p{L}\p{N}_-]+`) })
 
 // Tokenize returns the distinct query tokens the ranking uses: maximal
 // runs of letters, numbers, _ and - in the lowercased query, in order of
 // first appearance.
 func Tokenize(query string) []string {
-	all := tokenRe.FindAllString(jstext.ToLower(jstext.Trim(query)), -1)
+	all := tokenRe().FindAllString(jstext.ToLower(jstext.Trim(query)), -1)
 	seen := make(map[string]bool, len(all))
 	out := make([]string, 0, len(all))
 	for _, t := range all {
@@ -161,7 +163,7 @@ func Search(r *Roots, opts SearchOptions) (*SearchResponse, error) {
 	}
 	results = rankTop(results, limit)
 	for i := range results {
-		results[i].Excerpt = excerpt(results[i].Memory.Body, tokenRe.FindAllString(lq, -1))
+		results[i].Excerpt = excerpt(results[i].Memory.Body, tokenRe().FindAllString(lq, -1))
 	}
 	if results == nil {
 		results = []SearchResult{}

@@ -12,8 +12,8 @@ type SecretPattern struct {
 // SecretPatterns lists the reference's patterns in their order; a family
 // may have more than one.
 func SecretPatterns() []SecretPattern {
-	out := make([]SecretPattern, len(secretPatterns))
-	for i, p := range secretPatterns {
+	out := make([]SecretPattern, len(secretPatterns()))
+	for i, p := range secretPatterns() {
 		out[i] = SecretPattern{Label: p.Label, Regex: p.re.String()}
 	}
 	return out

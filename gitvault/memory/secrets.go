@@ -3,6 +3,7 @@ package memory
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/git-echoes/git-echoes/internal/jsjson"
@@ -56,27 +57,30 @@ func hasGhToken(s string) bool {
 	return false
 }
 
-var secretPatterns = []secretPattern{
-	// JavaScript's non-Unicode "i" flag folds ASCII letters only; RE2's
-	// (?i) would also fold U+017F into s and U+212A into k, so the case
-	// folding is spelled out (the class already holds both cases).
-	{"provider API key", regexp.MustCompile(`\b[sS][kK]-[A-Za-z0-9_-]{16,}\b`), hasSkDash},
-	{"Stripe key", regexp.MustCompile(`\b(?:sk|rk)_live_[A-Za-z0-9]{16,}\b`), has("_live_")},
-	{"npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{20,}\b`), has("npm_")},
-	{"Hugging Face token", regexp.MustCompile(`\bhf_[A-Za-z0-9]{20,}\b`), has("hf_")},
-	{"GitHub token", regexp.MustCompile(`\bgh[pors]_[A-Za-z0-9]{16,}\b`), hasGhToken},
-	{"GitHub token", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{16,}\b`), has("github_pat_")},
-	{"Google API key", regexp.MustCompile(`\bAIza[A-Za-z0-9_-]{16,}\b`), has("AIza")},
-	{"Slack token", regexp.MustCompile(`\bxox[baprs]-[A-Za-z0-9-]{10,}\b`), has("xox")},
-	{"AWS access key", regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`), func(s string) bool { return strings.Contains(s, "AKIA") || strings.Contains(s, "ASIA") }},
-	{"private key", regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`), has("-----BEGIN ")},
-}
+// secretPatterns are compiled on first use, not at init (issue 19).
+var secretPatterns = sync.OnceValue(func() []secretPattern {
+	return []secretPattern{
+		// JavaScript's non-Unicode "i" flag folds ASCII letters only; RE2's
+		// (?i) would also fold U+017F into s and U+212A into k, so the case
+		// folding is spelled out (the class already holds both cases).
+		{"provider API key", regexp.MustCompile(`\b[sS][kK]-[A-Za-z0-9_-]{16,}\b`), hasSkDash},
+		{"Stripe key", regexp.MustCompile(`\b(?:sk|rk)_live_[A-Za-z0-9]{16,}\b`), has("_live_")},
+		{"npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{20,}\b`), has("npm_")},
+		{"Hugging Face token", regexp.MustCompile(`\bhf_[A-Za-z0-9]{20,}\b`), has("hf_")},
+		{"GitHub token", regexp.MustCompile(`\bgh[pors]_[A-Za-z0-9]{16,}\b`), hasGhToken},
+		{"GitHub token", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{16,}\b`), has("github_pat_")},
+		{"Google API key", regexp.MustCompile(`\bAIza[A-Za-z0-9_-]{16,}\b`), has("AIza")},
+		{"Slack token", regexp.MustCompile(`\bxox[baprs]-[A-Za-z0-9-]{10,}\b`), has("xox")},
+		{"AWS access key", regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`), func(s string) bool { return strings.Contains(s, "AKIA") || strings.Contains(s, "ASIA") }},
+		{"private key", regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`), has("-----BEGIN ")},
+	}
+})
 
 // DetectSecrets returns the labels of every known secret shape found in
 // text, de-duplicated, in pattern order.
 func DetectSecrets(texts ...string) []string {
 	var labels []string
-	for _, p := range secretPatterns {
+	for _, p := range secretPatterns() {
 		if containsLabel(labels, p.Label) {
 			continue
 		}
@@ -193,7 +197,7 @@ func valueHasSecret(v string) bool {
 		e := b.String()
 		v = e[1 : len(e)-1]
 	}
-	for _, p := range secretPatterns {
+	for _, p := range secretPatterns() {
 		if p.hint(v) && p.re.MatchString(v) {
 			return true
 		}

@@ -10,7 +10,7 @@ func FuzzMatchesConflictRe(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := MatchesConflictRe(s), ConflictRe.MatchString(s); got != want {
+		if got, want := MatchesConflictRe(s), ConflictRe().MatchString(s); got != want {
 			t.Fatalf("MatchesConflictRe(%q) = %v, regexp says %v", s, got, want)
 		}
 	})

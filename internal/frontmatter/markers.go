@@ -3,6 +3,7 @@ package frontmatter
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
@@ -11,7 +12,7 @@ import (
 // regexp with (?m) has exactly the semantics of the reference: ^ matches at
 // the start and after each \n, $ before each \n and at the end, and . matches
 // anything but \n.
-var ConflictRe = regexp.MustCompile(`(?m)^(?:<<<<<<<(?: .*)?|=======|>>>>>>>(?: .*)?)$`)
+var ConflictRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(?:<<<<<<<(?: .*)?|=======|>>>>>>>(?: .*)?)$`) })
 
 // MatchesConflictRe reports whether ConflictRe matches text, with exactly
 // the regexp's semantics, by scanning bytes: it runs over every page of a
@@ -90,7 +91,7 @@ func FindConflictMarkers(text string) []Marker {
 	start := len(u) - len(strings.TrimLeftFunc(u, pytext.IsSpace))
 	norm := pytext.Strip(u) + "\n"
 	var out []Marker
-	for _, m := range ConflictRe.FindAllStringIndex(norm, -1) {
+	for _, m := range ConflictRe().FindAllStringIndex(norm, -1) {
 		out = append(out, Marker{
 			Line: 1 + strings.Count(u[:start+m[0]], "\n"),
 			Text: norm[m[0]:m[1]],

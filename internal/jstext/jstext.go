@@ -278,7 +278,9 @@ func IsCaseIgnorable(r rune) bool {
 
 var (
 	collatorMu sync.Mutex
-	collator   = collate.New(language.Und)
+	// collator is built on first use: collate.New loads the root tables,
+	// which every process would pay at init otherwise (issue 19).
+	collator = sync.OnceValue(func() *collate.Collator { return collate.New(language.Und) })
 )
 
 // slugRank orders the characters of [a-z0-9._-] as ICU root collation does
@@ -308,7 +310,7 @@ func LocaleCompare(a, b string) int {
 	}
 	collatorMu.Lock()
 	defer collatorMu.Unlock()
-	return collator.CompareString(a, b)
+	return collator().CompareString(a, b)
 }
 
 func slugCompare(a, b string) (int, bool) {

@@ -105,8 +105,6 @@ func DecodeText(b []byte) (string, error) {
 	return UniversalNewlines(string(b)), nil
 }
 
-var folder = cases.Fold()
-
 // Casefold is Python's str.casefold. x/text's Fold agrees with Python on
 // every code point except the Cherokee capital letters U+13A0..U+13F5, which
 // Python leaves unchanged; those runs are copied through untouched.
@@ -114,6 +112,9 @@ func Casefold(s string) string {
 	if isASCII(s) {
 		return asciiLower(s)
 	}
+	// A cases.Caser keeps state and must not be shared between goroutines,
+	// so each call makes its own (cheap; nothing is built at init, issue 19).
+	folder := cases.Fold()
 	var b strings.Builder
 	seg := 0
 	for i, r := range s {
