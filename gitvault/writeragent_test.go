@@ -8,7 +8,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
-// TestLastWriterAgentNormalizedTwice (echoes-conformance §14.3 Parity, §13.3):
+// TestLastWriterAgentNormalizedTwice (echoes-conformance §14.3 Parity, echoes-conformance §13.3):
 // append and end record normalize(normalize(agent)) in state.json, so a name
 // cut after a '-' at 40 code points loses it there, while the daily file
 // name and the command's output keep the once-normalized form; other
