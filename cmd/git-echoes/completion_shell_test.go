@@ -296,7 +296,7 @@ func TestFishCompletion(t *testing.T) {
 	for _, c := range []shellCase{
 		{"git-echoes sta", "stale\twhich pages cite code that changed since they were written\nstart\trefresh the index and print the session context\nstatus\tread-only health report (alias of inspect)\n"},
 		{"git echoes sta", "stale\twhich pages cite code that changed since they were written\nstart\trefresh the index and print the session context\nstatus\tread-only health report (alias of inspect)\n"},
-		{"git --no-pager echoes check --format ", "github\njson\ntext\n"},
+		{"git --no-pager echoes check --format ", "codequality\ngithub\njson\ntext\n"},
 		{"git echoes check --format=j", "--format=json\n"},
 		{"git-echoes hash ", "$(touch PWNED)\na:b\nalpha\nbeta\nmy page\n"},
 		{"git echoes memory init --scope t", "team\n"},

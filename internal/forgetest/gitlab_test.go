@@ -129,10 +129,15 @@ func TestGitLabTemplate(t *testing.T) {
 		t.Errorf("check log artifact:\n%s", text)
 	}
 
-	// stale is said to be missing from this version.
+	// stale: the binary under test has `git echoes stale` (issue 18), so
+	// its markdown report is the job's git-echoes-stale.md artifact.
+	os.Remove(filepath.Join(dir, "git-echoes-stale.md"))
 	in := map[string]string{"version": rel.Tag, "download-url": s.URL + "/download", "stale": "true"}
-	if r := job(in); !strings.Contains(r.Stdout, "stale: not available in this version") {
+	if r := job(in); r.Code != 1 || strings.Contains(r.Stdout, "stale: not available") {
 		t.Errorf("stale: %s", r)
+	}
+	if md, err := os.ReadFile(filepath.Join(dir, "git-echoes-stale.md")); err != nil || !strings.Contains(string(md), "Memory freshness at") {
+		t.Errorf("stale artifact: %v\n%s", err, md)
 	}
 	// Unknown version, tampered archive: refused, exit 2, no report.
 	if r := job(map[string]string{"version": "v9.9.9", "download-url": s.URL + "/download"}); r.Code != 2 || !strings.Contains(r.Stderr, "unknown version v9.9.9") {
