@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/git-echoes/git-echoes/internal/buildinfo"
 	"io"
 	"os"
 	"os/signal"
@@ -124,7 +125,9 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// Memory results keep the reference's 1 MiB bound unless the
 		// operator chose a limit.
 		MemoryMaxOutput: memoryMaxOutput(fs.Changed("max-output"), *maxOutput),
-		Version:         gitvault.EngineVersion,
+		// serverInfo.version names the product that answers, the same version
+		// `git echoes --version` prints (issue 17), not the protocol engine's.
+		Version: buildinfo.Get().Version,
 	}
 	if serveVault {
 		eng.KeepPageTexts(0) // long-lived: echoes_search revalidates kept page texts per call

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/git-echoes/git-echoes/gitvault"
 	"io"
 	"os/exec"
 	"strings"
@@ -271,5 +272,35 @@ func TestMCPStdioLifecycle(t *testing.T) {
 	}
 	if a := answers[5]; a.Error != nil || !strings.Contains(string(a.Result), "memory_save") {
 		t.Errorf("tools/list: %.200s", a.Raw)
+	}
+}
+
+// TestMCPServerInfoVersion: initialize's serverInfo names git-echoes at the
+// version `git echoes --version` prints, not the EchoesVault engine version
+// (issue 17).
+func TestMCPServerInfoVersion(t *testing.T) {
+	e := newMCPEnv(t)
+	answers, code, stderr := runRaw(t, e, strings.NewReader(handshake(t, "2025-06-18")), "--memory")
+	if code != 0 || len(answers) == 0 {
+		t.Fatalf("exit %d, %d answers: %s", code, len(answers), stderr)
+	}
+	var res struct {
+		ServerInfo struct{ Name, Version string } `json:"serverInfo"`
+	}
+	if err := json.Unmarshal(answers[0].Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(mcpBinary(t), "version", "--format", "json")
+	cmd.Env = e.vars
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ver struct{ Version string }
+	if err := json.Unmarshal(out, &ver); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if res.ServerInfo.Name != "git-echoes" || res.ServerInfo.Version != ver.Version || ver.Version == gitvault.EngineVersion {
+		t.Errorf("serverInfo = %+v, want git-echoes %q (not the engine's %q)", res.ServerInfo, ver.Version, gitvault.EngineVersion)
 	}
 }
