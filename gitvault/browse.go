@@ -38,6 +38,17 @@ type BrowsePage struct {
 // Deprecated reports the standardized deprecated status (protocol §7.5).
 func (p *BrowsePage) Deprecated() bool { return p.Status == "deprecated" }
 
+// BrowsePageNames lists the page files as BrowsePages does, without reading
+// them, and, like it, without the marker gate that PageNames applies (the
+// viewer shows a vault whose marker is missing or invalid, issue 17).
+func (e *Engine) BrowsePageNames() ([]string, error) {
+	names, err := dirSource{e.WS.Pages}.PageNames()
+	if err != nil {
+		return nil, Wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, OSDetail(err))
+	}
+	return names, nil
+}
+
 // BrowsePages reads every page of the work tree in listing order. It fails
 // only when pages/ cannot be listed; per-page problems are in Err.
 func (e *Engine) BrowsePages() ([]BrowsePage, error) {

@@ -48,7 +48,9 @@ func (s *Server) loadPageIndex() (*pageSet, error) {
 // loadPageNames is loadPages without reading the pages: enough to resolve
 // links (no bodies, no backlinks).
 func (s *Server) loadPageNames() (*pageSet, error) {
-	names, err := s.cfg.Engine.PageNames()
+	// Not PageNames: that one gates on the marker (the MCP resources), and
+	// the viewer shows a vault whose marker is missing as /pages does.
+	names, err := s.cfg.Engine.BrowsePageNames()
 	if err != nil {
 		return nil, err
 	}

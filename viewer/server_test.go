@@ -707,3 +707,21 @@ func TestPageNamesWithSpacesAndUnicode(t *testing.T) {
 	_, body = get(t, s, "/page/auth-architecture")
 	mustContain(t, body, `href="`+htmlEscape(href)+`"`)
 }
+
+// TestDailyWithoutMarker: a vault whose marker is missing renders /daily as
+// it renders /pages (it answered 500: the page-name listing gated on the
+// marker, issue 17).
+func TestDailyWithoutMarker(t *testing.T) {
+	f := newFixture(t)
+	if err := os.Remove(f.eng.WS.Marker); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, f, nil)
+	for _, p := range []string{"/pages", "/daily"} {
+		if code, body := get(t, s, p); code != http.StatusOK {
+			t.Errorf("%s: status %d\n%s", p, code, body)
+		}
+	}
+	_, body := get(t, s, "/daily")
+	mustContain(t, body, "1 entries in 1 days", `<a class="wikilink" href="/page/auth-architecture">auth-architecture</a>`)
+}
