@@ -135,7 +135,24 @@ func browseParse(p *BrowsePage, text string) {
 // stackItems returns the items of the stack key: an inline [a, b] list, an
 // inline scalar, or the "- item" lines indented below the key.
 func stackItems(b *frontmatter.Block, k frontmatter.Key) []string {
-	raw := pytext.Strip(k.Raw)
+	if raw := pytext.Strip(k.Raw); raw != "" {
+		return StackList(raw)
+	}
+	var items []string
+	for _, line := range b.Lines[k.Line+1 : b.Close] {
+		if line == "" || (line[0] != ' ' && line[0] != '\t') {
+			break
+		}
+		items = append(items, StackList(strings.TrimPrefix(pytext.Strip(line), "- "))...)
+	}
+	return items
+}
+
+// StackList is the items of a stack value written inline: "[go, docker]"
+// is two items, "go" one, each stripped of surrounding quotes; empty items
+// are dropped. One reading of stack for every reader that lists it (the
+// viewer, find's JSON hits, echoes_find).
+func StackList(raw string) []string {
 	var items []string
 	add := func(s string) {
 		s = pytext.Strip(s)
@@ -146,21 +163,14 @@ func stackItems(b *frontmatter.Block, k frontmatter.Key) []string {
 			items = append(items, s)
 		}
 	}
-	switch {
-	case strings.HasPrefix(raw, "[") && strings.HasSuffix(raw, "]"):
+	raw = pytext.Strip(raw)
+	if strings.HasPrefix(raw, "[") && strings.HasSuffix(raw, "]") {
 		for _, part := range strings.Split(raw[1:len(raw)-1], ",") {
 			add(part)
 		}
-	case raw != "":
-		add(raw)
-	default:
-		for _, line := range b.Lines[k.Line+1 : b.Close] {
-			if line == "" || (line[0] != ' ' && line[0] != '\t') {
-				break
-			}
-			add(strings.TrimPrefix(pytext.Strip(line), "- "))
-		}
+		return items
 	}
+	add(raw)
 	return items
 }
 

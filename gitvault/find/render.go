@@ -1,6 +1,7 @@
 package find
 
 import (
+	"github.com/git-echoes/git-echoes/gitvault"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -53,7 +54,7 @@ func (r *Result) json(hits []Hit, omitted int) pyjson.Value {
 		switch h.Source {
 		case SourcePage:
 			o.Set("summary", pyjson.Str(h.Summary)).Set("type", pyjson.Str(h.Type)).
-				Set("stack", pyjson.Str(h.Stack)).Set("status", pyjson.Str(h.Status)).
+				Set("stack", pyjson.Strs(nonNil(gitvault.StackList(h.Stack)))).Set("status", pyjson.Str(h.Status)).
 				Set("deprecated", pyjson.Boolean(h.Deprecated))
 			if h.Deprecated {
 				o.Set("replacedBy", pyjson.Strs(nonNil(h.ReplacedBy)))
