@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -20,7 +22,8 @@ import (
 //   - not an object (arrays, so batches, included), "jsonrpc" not exactly
 //     "2.0", a method that is not a string of 1–128 characters, params
 //     that are not an object, an id that is not a non-empty string of at
-//     most 128 characters or a safe integer (|n| ≤ 2^53−1) → -32600
+//     most 128 characters or a number whose value is a safe integer
+//     (|n| ≤ 2^53−1, see validID) → -32600
 //     Invalid Request.
 func Classify(line []byte) (jsonrpc.Message, *jsonrpc.Error) {
 	text := bytes.Trim(line, " \t\r\n")
@@ -88,8 +91,13 @@ func Classify(line []byte) (jsonrpc.Message, *jsonrpc.Error) {
 const maxSafeInteger = 1<<53 - 1
 
 // validID reports whether raw (valid JSON) is an id ecc-conformance §17.3
-// accepts: a non-empty string of at most 128 characters, or an integer
-// written without fraction or exponent with |n| ≤ 2^53−1.
+// accepts: a non-empty string of at most 128 characters, or a number whose
+// value is a safe integer (|n| ≤ 2^53−1). The value decides, not its
+// spelling: the reference tests JSON.parse's number with
+// Number.isSafeInteger, so 1.0 and 1e2 are the ids 1 and 100 and are
+// answered as such, while 1.5 is refused. The SDK reads every number id as
+// a float64 and keeps its integer value (jsonrpc.MakeID), so the response
+// echoes the same id the reference's does, and SerialTransport matches it.
 func validID(raw json.RawMessage) bool {
 	switch {
 	case len(raw) == 0:
@@ -101,21 +109,10 @@ func validID(raw json.RawMessage) bool {
 		}
 		return s != "" && utf8.RuneCountInString(s) <= 128
 	case raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'):
-		digits := raw
-		if digits[0] == '-' {
-			digits = digits[1:]
-		}
-		if len(digits) == 0 || len(digits) > 16 {
-			return false
-		}
-		var n int64
-		for _, b := range digits {
-			if b < '0' || b > '9' {
-				return false // a fraction or an exponent
-			}
-			n = n*10 + int64(b-'0')
-		}
-		return n <= maxSafeInteger
+		// JSON.parse's rounding is ParseFloat's (IEEE 754 round to
+		// nearest); an overflow (1e999) is refused.
+		f, err := strconv.ParseFloat(string(raw), 64)
+		return err == nil && f == math.Trunc(f) && math.Abs(f) <= maxSafeInteger
 	}
 	return false // null, booleans, objects, arrays
 }

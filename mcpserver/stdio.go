@@ -205,6 +205,8 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 //     are served; anything else is -32002 (ecc-conformance §17.3), where the
 //     SDK would answer with the non-JSON-RPC code 0;
 //   - a second initialize is -32600 (ecc-conformance §17.3);
+//   - params the MCP schema requires and the SDK lets through, or answers
+//     -32600, are -32602 (checkParams);
 //   - server/discover (protocol 2026-07-28) is answered by a fresh session
 //     of the same server, so that it stays stateless: a client may probe
 //     with it and then initialize, as Claude Code does, which the SDK alone
@@ -216,7 +218,9 @@ func (c *lineConn) lifecycle(ctx context.Context, req *jsonrpc.Request) (bool, e
 	modern := usesPerRequestMeta(req.Params)
 	c.mu.Lock()
 	initialized := c.initialized
+	bad := checkParams(req) // params.go
 	switch {
+	case bad != nil: // answered below, never seen by the SDK
 	case req.Method == "initialize" && !initialized && !modern:
 		c.pending[req.ID] = req.Method
 	case modern && !initialized && req.Method != "server/discover" && req.Method != "initialize":
@@ -230,6 +234,8 @@ func (c *lineConn) lifecycle(ctx context.Context, req *jsonrpc.Request) (bool, e
 		return true, c.reply(req.ID, jsonrpc.CodeInvalidRequest, msgAlreadyInitialized)
 	case !initialized && !modern && req.Method != "initialize" && req.Method != "ping" && req.Method != "server/discover":
 		return true, c.reply(req.ID, CodeNotInitialized, msgNotInitialized)
+	case bad != nil:
+		return true, c.reply(req.ID, bad.Code, bad.Message)
 	}
 	return false, nil
 }
