@@ -13,7 +13,7 @@ const msgInvalidInitialize = "Invalid initialize parameters."
 // paramsRequired lists the requests whose params the MCP schema
 // (schema.ts, 2025-06-18 and later) requires. Without params the SDK
 // answers -32600 Invalid Request, but the envelope is valid: it is the
-// params that are wrong, which JSON-RPC 2.0 §5.1 calls -32602 Invalid
+// params that are wrong, which the JSON-RPC 2.0 specification (section 5.1) calls -32602 Invalid
 // params, and so does the reference for tools/call (ecc-conformance §17.3:
 // a missing tool name is -32602).
 var paramsRequired = map[string]bool{
