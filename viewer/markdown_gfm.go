@@ -11,9 +11,9 @@ import (
 )
 
 // The three GitHub Flavored Markdown extensions the viewer renders (GFM spec
-// 0.29: §4.10 tables, §6.5 strikethrough, §5.3 task list items), written on
-// goldmark's core parser instead of importing goldmark/extension: that
-// package compiles its regular expressions (linkify, typographer, table
+// 0.29, sections 4.10 tables, 6.5 strikethrough and 5.3 task list items),
+// written on goldmark's core parser instead of importing goldmark/extension:
+// that package compiles its regular expressions (linkify, typographer, table
 // delimiters, footnotes) in package init, about 264 KB and 2,000
 // allocations in every git-echoes process, serve or not (issue 19 part 0).
 // Nothing here runs before the first page is rendered.
@@ -30,7 +30,7 @@ var (
 	kindTaskCheckBox = ast.NewNodeKind("TaskCheckBox")
 )
 
-// cellAlign is a column's alignment from the delimiter row (GFM §4.10).
+// cellAlign is a column's alignment from the delimiter row (GFM section 4.10).
 type cellAlign uint8
 
 const (
@@ -76,7 +76,7 @@ type tableCellNode struct {
 	ast.BaseBlock
 	align cellAlign
 	// pipes are the source offsets of the backslashes of \| in this cell:
-	// the escape applies inside code spans too (GFM §4.10, example 200),
+	// the escape applies inside code spans too (GFM section 4.10, example 200),
 	// where the inline parser keeps backslashes.
 	pipes []int
 }

@@ -47,9 +47,9 @@ func renderWith(t testing.TB, md goldmark.Markdown, src string) string {
 	return b.String()
 }
 
-// gfmCorpus covers GFM §4.10 tables, §6.5 strikethrough and §5.3 task list
-// items, the spec's examples among them, and how they meet the viewer's
-// wikilinks, links and raw HTML.
+// gfmCorpus covers GFM sections 4.10 tables, 6.5 strikethrough and 5.3 task
+// list items, the spec's examples among them, and how they meet the
+// viewer's wikilinks, links and raw HTML.
 var gfmCorpus = []string{
 	// tables
 	"| a | b |\n|---|---|\n| 1 | 2 |",
