@@ -81,6 +81,7 @@ type allowlist struct {
 	target    string // "secret" (default), "match" or "line"
 	commits   map[string]bool
 	paths     []*regexp.Regexp
+	anyPath   *regexp.Regexp // the paths as one alternation: one pass per file
 	regexes   []*regexp.Regexp
 	stopwords []string // lowercased
 }
@@ -102,6 +103,15 @@ type rule struct {
 	allowlists  []*allowlist
 	skipReport  bool
 	generic     bool // id contains "generic": de-duplicated (detect/utils.go filter)
+	planOnce    sync.Once
+	plan        *windowPlan // nil: the regex runs over the whole text (window.go)
+}
+
+// windowPlan is the rule's line-window plan (window.go), built on first
+// use like its regex.
+func (r *rule) windowPlan() *windowPlan {
+	r.planOnce.Do(func() { r.plan = planFor(r.expr, r.keywords) })
+	return r.plan
 }
 
 func (r *rule) regex() (*regexp.Regexp, error) {
@@ -155,6 +165,13 @@ func compileAllowlist(a *tomlAllowlist, what string) (*allowlist, error) {
 	var err error
 	if out.paths, err = compileAll(a.Paths, what+" paths"); err != nil {
 		return nil, err
+	}
+	if len(a.Paths) > 1 {
+		// Each (?:...) scopes the flags its pattern sets, so the
+		// alternation matches a path when one of the patterns does.
+		if out.anyPath, err = regexp.Compile("(?:" + strings.Join(a.Paths, ")|(?:") + ")"); err != nil {
+			return nil, fmt.Errorf("%s paths: %w", what, err)
+		}
 	}
 	if out.regexes, err = compileAll(a.Regexes, what+" regexes"); err != nil {
 		return nil, err

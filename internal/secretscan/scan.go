@@ -3,6 +3,7 @@ package secretscan
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -22,6 +23,7 @@ type Scanner struct {
 	global   []*allowlist
 	keywords *keywordSet
 	byWord   [][]int // keyword index -> rules that hold it
+	words    [][]int // rule index -> its keyword indexes
 	always   []int   // rules without keywords
 }
 
@@ -47,7 +49,7 @@ func Default() (*Scanner, error) {
 }
 
 func newScanner(rules []*rule, global []*allowlist) *Scanner {
-	s := &Scanner{rules: rules, global: global}
+	s := &Scanner{rules: rules, global: global, words: make([][]int, len(rules))}
 	index := map[string]int{}
 	var words []string
 	for ri, r := range rules {
@@ -64,6 +66,7 @@ func newScanner(rules []*rule, global []*allowlist) *Scanner {
 				s.byWord = append(s.byWord, nil)
 			}
 			s.byWord[i] = append(s.byWord[i], ri)
+			s.words[ri] = append(s.words[ri], i)
 		}
 	}
 	s.keywords = newKeywordSet(words)
@@ -112,7 +115,7 @@ func (s *Scanner) WithTeamConfig(data string) (*Scanner, error) {
 		}
 	}
 	out := &Scanner{rules: rules, global: append(append([]*allowlist(nil), s.global...), p.global...),
-		keywords: s.keywords, byWord: s.byWord, always: s.always}
+		keywords: s.keywords, byWord: s.byWord, words: s.words, always: s.always}
 	return out, nil
 }
 
@@ -132,23 +135,32 @@ func (s *Scanner) Scan(path, commit, text string) ([]Finding, error) {
 	if pathOrCommitAllowed(s.global, path, commit) {
 		return nil, nil
 	}
-	var lower string
-	if isASCII(text) {
-		lower = asciiLower(text)
-	} else {
-		lower = strings.ToLower(text)
-	}
+	// Which rules run is gitleaks' choice: a keyword in
+	// strings.ToLower(text). Where they run is ours (window.go): the hits
+	// on the text lowercased byte for byte, which for ASCII is the same.
 	found := make([]bool, len(s.keywords.keywords))
+	var hits []hit
+	windows := true
+	lower := asciiLower(text)
+	if isASCII(text) {
+		hits = s.keywords.hits(lower, nil)
+		for _, h := range hits {
+			found[h.word] = true
+		}
+	} else {
+		s.keywords.match(strings.ToLower(text), found)
+		if windows = !noWindows(text); windows {
+			hits = s.keywords.hits(lower, nil)
+		}
+	}
 	run := make([]bool, len(s.rules))
 	for _, ri := range s.always {
 		run[ri] = true
 	}
-	if s.keywords.match(lower, found) {
-		for wi, ok := range found {
-			if ok {
-				for _, ri := range s.byWord[wi] {
-					run[ri] = true
-				}
+	for wi, ok := range found {
+		if ok {
+			for _, ri := range s.byWord[wi] {
+				run[ri] = true
 			}
 		}
 	}
@@ -175,7 +187,7 @@ func (s *Scanner) Scan(path, commit, text string) ([]Finding, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range re.FindAllStringIndex(text, -1) {
+		for _, m := range s.matches(ri, r, re, text, lower, hits, windows) {
 			match := strings.Trim(text[m[0]:m[1]], "\n")
 			if match == "" {
 				continue
@@ -219,6 +231,26 @@ func (s *Scanner) Scan(path, commit, text string) ([]Finding, error) {
 		}
 	}
 	return dedupe(cands), nil
+}
+
+// matches is re.FindAllStringIndex(text, -1), computed over the rule's
+// line windows when it has a plan (window.go).
+func (s *Scanner) matches(ri int, r *rule, re *regexp.Regexp, text, lower string, hits []hit, windows bool) [][]int {
+	p := r.windowPlan()
+	if p == nil || !windows {
+		return re.FindAllStringIndex(text, -1)
+	}
+	var out [][]int
+	for _, w := range windowsFor(text, lower, hits, s.words[ri], s.keywords.keywords, p) {
+		wre := re
+		if w.to < len(text) && p.noEnd != nil {
+			wre = p.noEnd
+		}
+		for _, m := range wre.FindAllStringIndex(text[w.from:w.to], -1) {
+			out = append(out, []int{m[0] + w.from, m[1] + w.from})
+		}
+	}
+	return out
 }
 
 // dedupe drops a generic rule's finding when a specific rule found a
@@ -335,6 +367,9 @@ func (a *allowlist) commitAllowed(c string) bool {
 func (a *allowlist) pathAllowed(p string) bool {
 	if p == "" {
 		return false
+	}
+	if a.anyPath != nil {
+		return a.anyPath.MatchString(p)
 	}
 	for _, re := range a.paths {
 		if re.MatchString(p) {
