@@ -135,29 +135,12 @@ func (s *Scanner) Scan(path, commit, text string) ([]Finding, error) {
 	if pathOrCommitAllowed(s.global, path, commit) {
 		return nil, nil
 	}
-	// Which rules run is gitleaks' choice: a keyword in
-	// strings.ToLower(text). Where they run is ours (window.go): the hits
-	// on the text lowercased byte for byte, which for ASCII is the same.
-	found := make([]bool, len(s.keywords.keywords))
-	var hits []hit
-	windows := true
-	lower := asciiLower(text)
-	if isASCII(text) {
-		hits = s.keywords.hits(lower, nil)
-		for _, h := range hits {
-			found[h.word] = true
-		}
-	} else {
-		s.keywords.match(strings.ToLower(text), found)
-		if windows = !noWindows(text); windows {
-			hits = s.keywords.hits(lower, nil)
-		}
-	}
+	sc := s.prepare(text)
 	run := make([]bool, len(s.rules))
 	for _, ri := range s.always {
 		run[ri] = true
 	}
-	for wi, ok := range found {
+	for wi, ok := range sc.found {
 		if ok {
 			for _, ri := range s.byWord[wi] {
 				run[ri] = true
@@ -187,7 +170,7 @@ func (s *Scanner) Scan(path, commit, text string) ([]Finding, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range s.matches(ri, r, re, text, lower, hits, windows) {
+		for _, m := range s.matches(ri, re, text, sc) {
 			match := strings.Trim(text[m[0]:m[1]], "\n")
 			if match == "" {
 				continue
@@ -233,15 +216,42 @@ func (s *Scanner) Scan(path, commit, text string) ([]Finding, error) {
 	return dedupe(cands), nil
 }
 
+// scanText is what a scan computes once per text.
+type scanText struct {
+	found   []bool // keyword index -> in strings.ToLower(text): its rules run
+	lower   string // text with ASCII letters lowercased, offsets the same
+	hits    []hit  // keyword occurrences in lower
+	windows bool   // rules with a plan may run on windows (window.go)
+}
+
+func (s *Scanner) prepare(text string) *scanText {
+	// Which rules run is gitleaks' choice: a keyword in
+	// strings.ToLower(text). Where they run is ours (window.go): the hits
+	// on the text lowercased byte for byte, which for ASCII is the same.
+	sc := &scanText{found: make([]bool, len(s.keywords.keywords)), lower: asciiLower(text), windows: true}
+	if isASCII(text) {
+		sc.hits = s.keywords.hits(sc.lower, nil)
+		for _, h := range sc.hits {
+			sc.found[h.word] = true
+		}
+		return sc
+	}
+	s.keywords.match(strings.ToLower(text), sc.found)
+	if sc.windows = !noWindows(text); sc.windows {
+		sc.hits = s.keywords.hits(sc.lower, nil)
+	}
+	return sc
+}
+
 // matches is re.FindAllStringIndex(text, -1), computed over the rule's
 // line windows when it has a plan (window.go).
-func (s *Scanner) matches(ri int, r *rule, re *regexp.Regexp, text, lower string, hits []hit, windows bool) [][]int {
-	p := r.windowPlan()
-	if p == nil || !windows {
+func (s *Scanner) matches(ri int, re *regexp.Regexp, text string, sc *scanText) [][]int {
+	p := s.rules[ri].windowPlan()
+	if p == nil || !sc.windows {
 		return re.FindAllStringIndex(text, -1)
 	}
 	var out [][]int
-	for _, w := range windowsFor(text, lower, hits, s.words[ri], s.keywords.keywords, p) {
+	for _, w := range windowsFor(text, sc.lower, sc.hits, s.words[ri], s.keywords.keywords, p) {
 		wre := re
 		if w.to < len(text) && p.noEnd != nil {
 			wre = p.noEnd
