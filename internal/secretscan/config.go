@@ -81,7 +81,7 @@ type allowlist struct {
 	target    string // "secret" (default), "match" or "line"
 	commits   map[string]bool
 	paths     []*regexp.Regexp
-	anyPath   *regexp.Regexp // the paths as one alternation: one pass per file
+	pathLits  [][]string // per path pattern, literals one of which its matches hold (nil: none known)
 	regexes   []*regexp.Regexp
 	stopwords []string // lowercased
 }
@@ -166,12 +166,8 @@ func compileAllowlist(a *tomlAllowlist, what string) (*allowlist, error) {
 	if out.paths, err = compileAll(a.Paths, what+" paths"); err != nil {
 		return nil, err
 	}
-	if len(a.Paths) > 1 {
-		// Each (?:...) scopes the flags its pattern sets, so the
-		// alternation matches a path when one of the patterns does.
-		if out.anyPath, err = regexp.Compile("(?:" + strings.Join(a.Paths, ")|(?:") + ")"); err != nil {
-			return nil, fmt.Errorf("%s paths: %w", what, err)
-		}
+	for _, e := range a.Paths {
+		out.pathLits = append(out.pathLits, requiredLiterals(e))
 	}
 	if out.regexes, err = compileAll(a.Regexes, what+" regexes"); err != nil {
 		return nil, err

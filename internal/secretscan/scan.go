@@ -378,10 +378,16 @@ func (a *allowlist) pathAllowed(p string) bool {
 	if p == "" {
 		return false
 	}
-	if a.anyPath != nil {
-		return a.anyPath.MatchString(p)
-	}
-	for _, re := range a.paths {
+	var lower string
+	for i, re := range a.paths {
+		if lits := a.pathLits[i]; lits != nil {
+			if lower == "" {
+				lower = strings.ToLower(p)
+			}
+			if !containsAny(lower, lits) {
+				continue // no match can be in a path without one of them
+			}
+		}
 		if re.MatchString(p) {
 			return true
 		}

@@ -896,3 +896,83 @@ func (h *headSim) union(a, b []int) []int {
 	}
 	return h.slab[from:len(h.slab):len(h.slab)]
 }
+
+// requiredLiterals returns lowercase strings one of which every match of
+// the pattern holds (nil: none known): a pre-filter for the allowlists'
+// path patterns, which are many, short, and mostly unanchored (Go's
+// regexp then tries every position of every path). Lowercase on both
+// sides is a superset for case-insensitive literals (strings.ToLower maps
+// U+212A to k), except for U+017F, which folds to s and stays itself: a
+// case-insensitive literal holding an s is not used.
+func requiredLiterals(expr string) []string {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	lits, ok := required(re)
+	if !ok {
+		return nil
+	}
+	for _, l := range lits {
+		if l == "" {
+			return nil
+		}
+	}
+	return lits
+}
+
+func required(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		l := string(re.Rune)
+		if !isASCII(l) || (re.Flags&syntax.FoldCase != 0 && strings.ContainsAny(l, "sS")) {
+			return nil, false
+		}
+		return []string{strings.ToLower(l)}, true
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best []string
+		for _, s := range re.Sub {
+			if l, ok := required(s); ok && shortest(l) > shortest(best) {
+				best = l
+			}
+		}
+		return best, best != nil
+	case syntax.OpAlternate:
+		var out []string
+		for _, s := range re.Sub {
+			l, ok := required(s)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, l...)
+		}
+		return out, len(out) <= maxLangStrings
+	}
+	return nil, false
+}
+
+func shortest(l []string) int {
+	if l == nil {
+		return 0
+	}
+	m := len(l[0])
+	for _, s := range l {
+		m = min(m, len(s))
+	}
+	return m
+}
+
+func containsAny(s string, lits []string) bool {
+	for _, l := range lits {
+		if strings.Contains(s, l) {
+			return true
+		}
+	}
+	return false
+}

@@ -210,3 +210,38 @@ func TestHeadCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestRequiredLiterals: the path pre-filter's literals, and that with it
+// every allowlist path pattern of the configuration decides as the regex
+// alone on paths built to pass and to fail each.
+func TestRequiredLiterals(t *testing.T) {
+	for _, tc := range []struct {
+		expr string
+		want []string
+	}{
+		{`(?i)\.(?:bmp|gif|jpe?g|png)$`, []string{"bmp", "gif", "jp", "png"}},
+		{`(?:^|/)bower_components(?:/.*)?$`, []string{"bower_components"}},
+		{`(?i)(?:^|/)vendor/x$`, []string{"vendor/x"}},
+		{`(?i)\.svg$`, nil},          // ".svg" holds an s, and U+017F folds to it
+		{`\.svg$`, []string{".svg"}}, // case-sensitive: no folding
+		{`a*`, nil},
+		{`(?:x|y*)z?`, nil},
+	} {
+		if got := requiredLiterals(tc.expr); !slices.Equal(got, tc.want) {
+			t.Errorf("requiredLiterals(%s) = %q, want %q", tc.expr, got, tc.want)
+		}
+	}
+	s := mustDefault(t)
+	paths := []string{"EchoesVault/pages/a.md", "x/node_modules/y.js", "A/VENDOR/ruby/x", "lib64/python3.11/site.py",
+		"img.PNG", "img.ſvg", "img.ſVG", "go.sum", "yarn.lock", "bootstrap.min.js", "p/.git", "foo-1.2.dist-info/x",
+		"Keys/x", "Database.refactorlog", "a/.mvn/wrapper/MavenWrapperDownloader.java", "venv/lib/x", "ENV/LIB64/y"}
+	for _, a := range s.global {
+		for i, re := range a.paths {
+			for _, p := range paths {
+				if re.MatchString(p) && a.pathLits[i] != nil && !containsAny(strings.ToLower(p), a.pathLits[i]) {
+					t.Errorf("%s matches %q, but the pre-filter %q skips it", re, p, a.pathLits[i])
+				}
+			}
+		}
+	}
+}
