@@ -135,15 +135,6 @@ func rewrite(re *syntax.Regexp, f func(*syntax.Regexp) *syntax.Regexp) *syntax.R
 	return f(&c)
 }
 
-func relaxAssertion(re *syntax.Regexp) *syntax.Regexp {
-	switch re.Op {
-	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
-		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
-		return &syntax.Regexp{Op: syntax.OpEmptyMatch, Flags: re.Flags}
-	}
-	return re
-}
-
 func neverEndText(re *syntax.Regexp) *syntax.Regexp {
 	if re.Op == syntax.OpEndText {
 		return &syntax.Regexp{Op: syntax.OpNoMatch, Flags: re.Flags}
@@ -204,48 +195,6 @@ func maxNewlines(re *syntax.Regexp) int {
 		return m
 	}
 	return -1
-}
-
-// maxRunes is the most runes a match of re holds; -1: unbounded.
-func maxRunes(re *syntax.Regexp) int {
-	switch re.Op {
-	case syntax.OpLiteral:
-		return len(re.Rune)
-	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
-		return 1
-	case syntax.OpEmptyMatch, syntax.OpNoMatch, syntax.OpBeginLine, syntax.OpEndLine,
-		syntax.OpBeginText, syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
-		return 0
-	case syntax.OpCapture, syntax.OpQuest:
-		return maxRunes(re.Sub[0])
-	case syntax.OpRepeat:
-		n := maxRunes(re.Sub[0])
-		if n < 0 || re.Max < 0 {
-			return -1
-		}
-		return n * re.Max
-	case syntax.OpConcat:
-		t := 0
-		for _, s := range re.Sub {
-			n := maxRunes(s)
-			if n < 0 {
-				return -1
-			}
-			t += n
-		}
-		return t
-	case syntax.OpAlternate:
-		m := 0
-		for _, s := range re.Sub {
-			n := maxRunes(s)
-			if n < 0 {
-				return -1
-			}
-			m = max(m, n)
-		}
-		return m
-	}
-	return -1 // star, plus
 }
 
 func classHas(ranges []rune, r rune) bool {
