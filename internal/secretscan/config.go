@@ -16,9 +16,15 @@
 // gitleaks detector's on the test corpus.
 //
 // Not done (documented in the README): the recursive decoding of base64,
-// hex and percent-encoded segments (gitleaks' --max-decode-depth), and
-// multi-part rules ([[rules.required]]): the default configuration has
-// none, and loading one that has them fails (the test would tell).
+// hex, percent and Unicode-escaped segments. gitleaks' command line does
+// it by default (--max-decode-depth 5, cmd/root.go of v8.30.1); its
+// library's detector, the referee here, does not (Detector.MaxDecodeDepth
+// 0), and so neither do we. Multi-part rules ([[rules.required]]): the
+// default configuration has none, and loading one that has them fails
+// (the test would tell).
+//
+// Rules run on line windows around their keyword hits where that is
+// provably the same as over the whole text (window.go).
 package secretscan
 
 import (
@@ -83,11 +89,12 @@ type allowlist struct {
 	stopwords []string // lowercased
 	// The path and regex expressions, compiled on first use for the
 	// compiled-in configuration (most of its allowlists belong to rules a
-	// text never triggers; TestDefaultTables compiles them all), up front
-	// for a team's configuration, whose errors are reported.
+	// text never triggers; TestDefaultAllowlistsCompile compiles them all),
+	// up front for a team's configuration, whose errors are reported.
 	pathExprs, regexExprs []string
 	once                  sync.Once
 	paths, regexes        []*regexp.Regexp
+	pathLits              [][]string // per path pattern, literals one of which its matches hold (nil: none known)
 	compileErr            error
 }
 
@@ -100,6 +107,10 @@ func (a *allowlist) compiled() *allowlist {
 		}
 		if a.compileErr != nil {
 			a.paths, a.regexes = nil, nil
+			return
+		}
+		for _, e := range a.pathExprs {
+			a.pathLits = append(a.pathLits, requiredLiterals(e))
 		}
 	})
 	return a
@@ -122,6 +133,15 @@ type rule struct {
 	allowlists  []*allowlist
 	skipReport  bool
 	generic     bool // id contains "generic": de-duplicated (detect/utils.go filter)
+	planOnce    sync.Once
+	plan        *windowPlan // nil: the regex runs over the whole text (window.go)
+}
+
+// windowPlan is the rule's line-window plan (window.go), built on first
+// use like its regex.
+func (r *rule) windowPlan() *windowPlan {
+	r.planOnce.Do(func() { r.plan = planFor(r.expr, r.keywords) })
+	return r.plan
 }
 
 func (r *rule) regex() (*regexp.Regexp, error) {

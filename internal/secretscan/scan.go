@@ -3,6 +3,7 @@ package secretscan
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -18,20 +19,11 @@ type Finding struct {
 // Scanner applies a rule set with its allowlists. It is safe for
 // concurrent use.
 type Scanner struct {
-	rules  []*rule
-	global []*allowlist
-	idx    *ruleIndex // shared by a scanner and its WithTeamConfig copies
-}
-
-// ruleIndex is the keyword pre-filter of a rule list, built on the first
-// Scan: the gate builds the default scanner only to extend it (WithRules),
-// so building the default's own automaton up front was work thrown away in
-// every check (issue 19 part 0).
-type ruleIndex struct {
-	once     sync.Once
 	rules    []*rule
+	global   []*allowlist
 	keywords *keywordSet
 	byWord   [][]int // keyword index -> rules that hold it
+	words    [][]int // rule index -> its keyword indexes
 	always   []int   // rules without keywords
 }
 
@@ -57,35 +49,28 @@ func Default() (*Scanner, error) {
 }
 
 func newScanner(rules []*rule, global []*allowlist) *Scanner {
-	return &Scanner{rules: rules, global: global, idx: &ruleIndex{rules: rules}}
-}
-
-// get builds the index once. The rules' keywords never change after
-// construction, and a WithTeamConfig copy keeps them in the same order.
-func (x *ruleIndex) get() *ruleIndex {
-	x.once.Do(func() {
-		index := map[string]int{}
-		var words []string
-		for ri, r := range x.rules {
-			if len(r.keywords) == 0 {
-				x.always = append(x.always, ri)
-				continue
-			}
-			for _, k := range r.keywords {
-				i, ok := index[k]
-				if !ok {
-					i = len(words)
-					index[k] = i
-					words = append(words, k)
-					x.byWord = append(x.byWord, nil)
-				}
-				x.byWord[i] = append(x.byWord[i], ri)
-			}
+	s := &Scanner{rules: rules, global: global, words: make([][]int, len(rules))}
+	index := map[string]int{}
+	var words []string
+	for ri, r := range rules {
+		if len(r.keywords) == 0 {
+			s.always = append(s.always, ri)
+			continue
 		}
-		x.keywords = newKeywordSet(words)
-		x.rules = nil
-	})
-	return x
+		for _, k := range r.keywords {
+			i, ok := index[k]
+			if !ok {
+				i = len(words)
+				index[k] = i
+				words = append(words, k)
+				s.byWord = append(s.byWord, nil)
+			}
+			s.byWord[i] = append(s.byWord[i], ri)
+			s.words[ri] = append(s.words[ri], i)
+		}
+	}
+	s.keywords = newKeywordSet(words)
+	return s
 }
 
 // RuleIDs lists the rules' ids in configuration order.
@@ -129,7 +114,8 @@ func (s *Scanner) WithTeamConfig(data string) (*Scanner, error) {
 			rules[i] = r
 		}
 	}
-	out := &Scanner{rules: rules, global: append(append([]*allowlist(nil), s.global...), p.global...), idx: s.idx}
+	out := &Scanner{rules: rules, global: append(append([]*allowlist(nil), s.global...), p.global...),
+		keywords: s.keywords, byWord: s.byWord, words: s.words, always: s.always}
 	return out, nil
 }
 
@@ -149,24 +135,15 @@ func (s *Scanner) Scan(path, commit, text string) ([]Finding, error) {
 	if pathOrCommitAllowed(s.global, path, commit) {
 		return nil, nil
 	}
-	var lower string
-	if isASCII(text) {
-		lower = asciiLower(text)
-	} else {
-		lower = strings.ToLower(text)
-	}
-	idx := s.idx.get()
-	found := make([]bool, len(idx.keywords.keywords))
+	sc := s.prepare(text)
 	run := make([]bool, len(s.rules))
-	for _, ri := range idx.always {
+	for _, ri := range s.always {
 		run[ri] = true
 	}
-	if idx.keywords.match(lower, found) {
-		for wi, ok := range found {
-			if ok {
-				for _, ri := range idx.byWord[wi] {
-					run[ri] = true
-				}
+	for wi, ok := range sc.found {
+		if ok {
+			for _, ri := range s.byWord[wi] {
+				run[ri] = true
 			}
 		}
 	}
@@ -193,7 +170,7 @@ func (s *Scanner) Scan(path, commit, text string) ([]Finding, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range re.FindAllStringIndex(text, -1) {
+		for _, m := range s.matches(ri, re, text, sc) {
 			match := strings.Trim(text[m[0]:m[1]], "\n")
 			if match == "" {
 				continue
@@ -237,6 +214,53 @@ func (s *Scanner) Scan(path, commit, text string) ([]Finding, error) {
 		}
 	}
 	return dedupe(cands), nil
+}
+
+// scanText is what a scan computes once per text.
+type scanText struct {
+	found   []bool // keyword index -> in strings.ToLower(text): its rules run
+	lower   string // text with ASCII letters lowercased, offsets the same
+	hits    []hit  // keyword occurrences in lower
+	windows bool   // rules with a plan may run on windows (window.go)
+}
+
+func (s *Scanner) prepare(text string) *scanText {
+	// Which rules run is gitleaks' choice: a keyword in
+	// strings.ToLower(text). Where they run is ours (window.go): the hits
+	// on the text lowercased byte for byte, which for ASCII is the same.
+	sc := &scanText{found: make([]bool, len(s.keywords.keywords)), lower: asciiLower(text), windows: true}
+	if isASCII(text) {
+		sc.hits = s.keywords.hits(sc.lower, nil)
+		for _, h := range sc.hits {
+			sc.found[h.word] = true
+		}
+		return sc
+	}
+	s.keywords.match(strings.ToLower(text), sc.found)
+	if sc.windows = !noWindows(text); sc.windows {
+		sc.hits = s.keywords.hits(sc.lower, nil)
+	}
+	return sc
+}
+
+// matches is re.FindAllStringIndex(text, -1), computed over the rule's
+// line windows when it has a plan (window.go).
+func (s *Scanner) matches(ri int, re *regexp.Regexp, text string, sc *scanText) [][]int {
+	p := s.rules[ri].windowPlan()
+	if p == nil || !sc.windows {
+		return re.FindAllStringIndex(text, -1)
+	}
+	var out [][]int
+	for _, w := range windowsFor(text, sc.lower, sc.hits, s.words[ri], s.keywords.keywords, p) {
+		wre := re
+		if w.to < len(text) && p.noEnd != nil {
+			wre = p.noEnd
+		}
+		for _, m := range wre.FindAllStringIndex(text[w.from:w.to], -1) {
+			out = append(out, []int{m[0] + w.from, m[1] + w.from})
+		}
+	}
+	return out
 }
 
 // dedupe drops a generic rule's finding when a specific rule found a
@@ -354,7 +378,17 @@ func (a *allowlist) pathAllowed(p string) bool {
 	if p == "" {
 		return false
 	}
-	for _, re := range a.compiled().paths {
+	var lower string
+	a.compiled()
+	for i, re := range a.paths {
+		if lits := a.pathLits[i]; lits != nil {
+			if lower == "" {
+				lower = strings.ToLower(p)
+			}
+			if !containsAny(lower, lits) {
+				continue // no match can be in a path without one of them
+			}
+		}
 		if re.MatchString(p) {
 			return true
 		}
