@@ -108,6 +108,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if eng.WS.InGit {
 		cfg.Review = &viewer.DiffReview{Engine: eng}
+		cfg.Freshness = &viewer.GitFreshness{Engine: eng, Roots: roots} // git echoes stale's verdicts, in memory
 	}
 	srv, err := viewer.New(cfg)
 	if err != nil {
