@@ -15,6 +15,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/testenv"
 	"github.com/git-echoes/git-echoes/internal/vaultgen"
 )
@@ -119,6 +120,28 @@ func BenchmarkViews10k(b *testing.B) {
 	} {
 		b.Run(v.name, func(b *testing.B) { benchView(b, s, v.target) })
 	}
+	// The yardstick of a revalidation: a bare stat pass of the page
+	// files (list the directory, one lstat per page), what a view of a
+	// vault that may have changed cannot do without.
+	b.Run("stat-pass", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			names, err := s.cfg.Engine.BrowsePageNames()
+			if err != nil {
+				b.Fatal(err)
+			}
+			d, err := fsx.OpenDir(s.cfg.Engine.WS.Pages)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, n := range names {
+				if _, err := d.Stamp(n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			d.Close()
+		}
+	})
 	// Ranked search (find.MemIndex): the first query builds the in-memory
 	// index (logged once); then warm queries.
 	cfg := s.cfg
