@@ -77,10 +77,35 @@ func (c *catalog) with(fn func(*catalog) error) error {
 	return fn(c)
 }
 
+// withNames is with for a view that only resolves [[links]] (the daily
+// timeline): only the listing is revalidated, not each page, so fn must
+// use nothing but page().
+func (c *catalog) withNames(fn func(*catalog) error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.refreshListing(time.Now().UnixNano()); err != nil {
+		return err
+	}
+	return fn(c)
+}
+
 // refresh brings the catalog up to date with the pages directory.
 func (c *catalog) refresh() error {
 	dir := c.eng.WS.Pages
 	now := time.Now().UnixNano()
+	if err := c.refreshListing(now); err != nil {
+		return err
+	}
+	if len(c.names) == 0 {
+		return nil
+	}
+	return c.refreshPages(dir, now)
+}
+
+// refreshListing lists the pages directory again unless its stamp is
+// unchanged and not racy.
+func (c *catalog) refreshListing(now int64) error {
+	dir := c.eng.WS.Pages
 	st, serr := fsx.LstatStamp(dir)
 	if serr != nil || c.listedAt == 0 || st != c.dir || st.Racy(c.listedAt, racyGranule) {
 		names, err := c.eng.BrowsePageNames()
@@ -96,9 +121,11 @@ func (c *catalog) refresh() error {
 			c.listedAt = 0 // no stamp: list again next time
 		}
 	}
-	if len(c.names) == 0 {
-		return nil
-	}
+	return nil
+}
+
+// refreshPages re-reads the pages whose stamp changed or was racy.
+func (c *catalog) refreshPages(dir string, now int64) error {
 	d, err := fsx.OpenDir(dir)
 	if err != nil {
 		c.reset()

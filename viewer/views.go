@@ -455,7 +455,7 @@ func (s *Server) daily(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var renderErr error
-	err := s.pages.with(func(c *catalog) error {
+	err := s.pages.withNames(func(c *catalog) error {
 		res := resolver{ps: c, s: s}
 		for i := range entries {
 			e := &entries[i]
