@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/health"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -110,7 +111,7 @@ type commandView struct {
 type overviewData struct {
 	Badge     string
 	Card      template.HTML
-	In        *gitvault.Inspection
+	In        *health.Inspection
 	Findings  []findingView
 	Commands  []commandView
 	Memories  int
@@ -120,7 +121,7 @@ type overviewData struct {
 }
 
 func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
-	in := s.cfg.Engine.Inspect()
+	in := health.Inspect(s.cfg.Engine)
 	card, err := renderMarkdown(in.Card(), nil)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err.Error())
