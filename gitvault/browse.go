@@ -63,27 +63,33 @@ func (e *Engine) BrowsePages() ([]BrowsePage, error) {
 	parallelWorkers(len(names), func() func(int) {
 		var buf []byte
 		return func(i int) {
-			p := &out[i]
-			p.Name = names[i]
-			p.Slug = PageSlug(names[i])
 			var err error
 			buf, err = read(names[i], buf)
-			if err != nil {
-				p.Err = "Cannot read page: " + OSDetail(err)
-				return
-			}
-			if !utf8.Valid(buf) {
-				p.Err = "Cannot read page: invalid UTF-8"
-				return
-			}
-			// One copy of the page: the body and the frontmatter values
-			// are substrings of it.
-			text := pytext.UniversalNewlines(string(buf))
-			p.SHA256 = textHash(text)
-			browseParse(p, text)
+			out[i] = ParseBrowsePage(names[i], buf, err)
 		}
 	})
 	return out, nil
+}
+
+// ParseBrowsePage is one page of BrowsePages from its file's bytes, or
+// the error reading them: a viewer that keeps pages between requests
+// (keyed by file identity) re-reads one page as BrowsePages reads all.
+func ParseBrowsePage(name string, data []byte, readErr error) BrowsePage {
+	p := BrowsePage{Name: name, Slug: PageSlug(name)}
+	if readErr != nil {
+		p.Err = "Cannot read page: " + OSDetail(readErr)
+		return p
+	}
+	if !utf8.Valid(data) {
+		p.Err = "Cannot read page: invalid UTF-8"
+		return p
+	}
+	// One copy of the page: the body and the frontmatter values are
+	// substrings of it.
+	text := pytext.UniversalNewlines(string(data))
+	p.SHA256 = textHash(text)
+	browseParse(&p, text)
+	return p
 }
 
 // PageSlug is the NFC stem of a page file name: its [[wikilink]] target.
