@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/importer"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"github.com/git-echoes/git-echoes/internal/secretscan/secrettest"
 	"github.com/git-echoes/git-echoes/internal/testenv"
 )
@@ -23,7 +24,7 @@ func TestImporterRefusesWhatTheGateRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.Install("init"); err != nil {
+	if _, err := setup.Install(eng, "init"); err != nil {
 		t.Fatal(err)
 	}
 	for i, c := range secrettest.Cases() {
