@@ -4,10 +4,12 @@ package hooks
 import (
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/freshness"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
@@ -56,11 +58,24 @@ func SessionStart(stdin io.Reader) string {
 		return silent
 	}
 	source, _ := stringField(event, "source")
+	// Freshness is computed beside the inspection, within its budget.
+	deadline := time.Now().Add(InspectTimeout)
+	stale := make(chan []string, 1)
+	go func() { stale <- StaleLines(ws.Root) }()
 	context := plainContext
+	budget := PlainBudget
 	if source != "compact" {
-		context = fitCard(plainContext+cardContext+"\n\n", statusCard(ws.Root), CardBudget)
+		budget = CardBudget
+		context = fitCard(plainContext+cardContext+"\n\n", statusCard(ws.Root), budget)
 	} else {
-		context = truncateRunes(context, PlainBudget)
+		context = truncateRunes(context, budget)
+	}
+	select {
+	case lines := <-stale:
+		context = addStale(context, lines, budget)
+	case <-time.After(time.Until(deadline)):
+		// Freshness that takes longer than the inspection's budget is
+		// left out (its goroutine only reads; it is abandoned).
 	}
 	out := pyjson.NewObj().
 		Set("continue", pyjson.Boolean(true)).
@@ -100,6 +115,115 @@ func vaultPresent(ws *gitvault.Workspace) bool {
 		}
 	}
 	return false
+}
+
+// Freshness at session start (issue 18, "Where it shows"): the agent is
+// told which of the pages the hook checks are drifted or missing, one
+// factual line each, after the card and within the same budget. The
+// pages checked are the StalePages pages changed most recently in HEAD's
+// history (freshness.RecentPages, at most staleWalk commits back): the
+// pages a resumed session most likely relies on, whose anchors are near
+// HEAD, so the check reads only recent history. Pages with uncommitted
+// changes are anchored at the work tree (freshness.Check). When
+// freshness cannot be computed (not a Git work tree, no commit, an
+// unreadable repository, a shallow boundary before a page's last change,
+// or a page that cannot be read) nothing is added: the output is what it
+// was before.
+const (
+	StalePages = 8
+	staleWalk  = 5000
+	staleHead  = "Memory freshness: these pages cite code that changed since they were written (`git echoes stale` lists the commits; `git echoes confirm PAGE` records a re-check):"
+)
+
+// StaleLines returns the lines of the checked pages that are drifted or
+// missing, in the order RecentPages gives them (newest first); none when
+// freshness cannot be computed.
+func StaleLines(root string) []string {
+	eng, err := gitvault.Open(gitvault.Options{Workspace: root})
+	if err != nil {
+		return nil
+	}
+	repo, target, err := freshness.Repo(eng, "")
+	if err != nil {
+		return nil
+	}
+	recent, err := freshness.RecentPages(repo, target, StalePages, staleWalk)
+	if err != nil || len(recent) == 0 {
+		return nil
+	}
+	names, err := eng.WS.PageNames()
+	if err != nil {
+		return nil
+	}
+	inTree := map[string]bool{}
+	for _, n := range names {
+		inTree[n] = true
+	}
+	var shown []string
+	for _, n := range recent {
+		if inTree[n] { // deleted in the work tree: not a page the agent has
+			shown = append(shown, n)
+		}
+	}
+	docs, err := freshness.WorkTreePages(eng, repo, target, shown)
+	if err != nil {
+		return nil
+	}
+	reps, err := freshness.Check(repo, target, docs)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, r := range reps {
+		if r.Anchor.Shallow {
+			continue // drift before the boundary cannot be seen: say nothing
+		}
+		if line := r.Line(); line != "" {
+			out = append(out, "- "+line)
+		}
+	}
+	return out
+}
+
+// addStale appends the freshness block to context: the head line, then
+// whole lines while they fit in budget code points; lines that do not
+// fit are counted in a last line. With no line, or no room for the head
+// and one line, context is returned as it was.
+func addStale(context string, lines []string, budget int) string {
+	if len(lines) == 0 {
+		return context
+	}
+	out := context + "\n\n" + staleHead
+	used := runeLen(out)
+	for i, l := range lines {
+		rest := len(lines) - i - 1
+		need := 1 + runeLen(l)
+		var more string
+		if rest > 0 {
+			more = "\n" + moreLine(rest)
+		}
+		if used+need+runeLen(more) <= budget {
+			out += "\n" + l
+			used += need
+			continue
+		}
+		if i == 0 {
+			return context
+		}
+		tail := "\n" + moreLine(len(lines)-i)
+		if used+runeLen(tail) > budget {
+			return context // cannot happen: the previous line left room for it
+		}
+		return out + tail
+	}
+	return out
+}
+
+func moreLine(n int) string {
+	if n == 1 {
+		return "- 1 more page (git echoes stale)"
+	}
+	return "- " + strconv.Itoa(n) + " more pages (git echoes stale)"
 }
 
 // statusCard runs the read-only inspection with the echoes-conformance §22 time budget.

@@ -1,0 +1,307 @@
+package freshness
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/gitrepo"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
+	"github.com/git-echoes/git-echoes/internal/pytext"
+)
+
+// The agents' surfaces of freshness (issue 18, "Where it shows"): the
+// SessionStart hook and the MCP server ask for the verdicts of the pages
+// they show, and only of those, through the small API of this file.
+
+// ErrNoHistory is returned when freshness cannot be read from Git: the
+// workspace is not a Git work tree, or it has no commit yet. Callers that
+// add freshness to another answer leave it out, and say nothing.
+var ErrNoHistory = errors.New("no Git history to read freshness from")
+
+// Repo opens the Git repository of the engine's workspace and resolves
+// the target: rev, or HEAD when rev is "". The error for a missing HEAD
+// wraps ErrNoHistory.
+func Repo(eng *gitvault.Engine, rev string) (*gitrepo.Repo, string, error) {
+	if !eng.WS.InGit {
+		return nil, "", fmt.Errorf("Not inside a Git work tree: %s: %w", eng.WS.Root, ErrNoHistory)
+	}
+	repo, err := gitrepo.Open(eng.WS.Root)
+	if err != nil {
+		return nil, "", fmt.Errorf("Cannot read the Git repository: %s", err)
+	}
+	at := rev
+	if at == "" {
+		at = "HEAD"
+	}
+	target, err := repo.ResolveCommit(at)
+	if err != nil {
+		if rev == "" {
+			return nil, "", fmt.Errorf("No commit yet: freshness is read from Git history (%s): %w", err, ErrNoHistory)
+		}
+		return nil, "", fmt.Errorf("Unknown revision: %s", rev)
+	}
+	return repo, target, nil
+}
+
+// PageArg turns a page argument (auth.md, auth, EchoesVault/pages/auth.md)
+// into its repository path, as git echoes stale reads its arguments.
+func PageArg(arg string) (string, error) {
+	a := strings.TrimSpace(strings.ReplaceAll(arg, `\`, "/"))
+	a = strings.TrimPrefix(strings.TrimPrefix(a, "./"), PagesDir+"/")
+	if a == "" || strings.Contains(a, "/") || a == "." || a == ".." {
+		return "", fmt.Errorf("Not a page name: %s", pyjson.ReprString(arg))
+	}
+	if !strings.HasSuffix(a, ".md") {
+		a += ".md"
+	}
+	return PagesDir + "/" + a, nil
+}
+
+// WorkTreePages returns the documents of the named pages of the work tree
+// (page file names, as in pages/), to be checked against target (HEAD).
+// A page whose text differs from its blob at target, compared as the page
+// reader decodes both (universal newlines, echoes-conformance §2.3), or
+// that target lacks, has uncommitted changes and is anchored at the work
+// tree. Only the named pages are read, in the work tree and at target.
+func WorkTreePages(eng *gitvault.Engine, repo *gitrepo.Repo, target string, names []string) ([]Doc, error) {
+	c, err := repo.CommitInfo(target)
+	if err != nil {
+		return nil, err
+	}
+	tr := repo.NewTreeReader()
+	defer tr.Close()
+	out := make([]Doc, 0, len(names))
+	for _, name := range names {
+		rp, err := eng.ReadPage(name)
+		if err != nil {
+			return nil, fmt.Errorf("Cannot read page %s: %s", name, gitvault.ErrorMessage(err))
+		}
+		p := PagesDir + "/" + name
+		d := Doc{Path: p, Text: rp.Content, WorkTree: true}
+		if it, ok, err := tr.Entry(c.Tree, p); err != nil {
+			return nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
+		} else if ok && isFile(it.Mode) {
+			data, err := tr.ReadBlob(it.Hash)
+			if err != nil {
+				return nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
+			}
+			if old, err := pytext.DecodeText(data); err == nil && old == rp.Content {
+				d.WorkTree = false
+			}
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// Selection is what git echoes stale (and the echoes_stale tool) checks.
+type Selection struct {
+	Rev      string   // "" : the work tree's pages against HEAD; else the pages at Rev against Rev
+	Pages    []string // page arguments (see PageArg); none: every page
+	Memories bool     // also the ECC memories at the target
+}
+
+// Reports computes the reports of a selection through the verdict cache
+// of the workspace (.git/echoes/stale). writeErr is a cache file that
+// could not be written: the reports are right all the same.
+func Reports(eng *gitvault.Engine, sel Selection) (target string, reps []Report, writeErr, err error) {
+	repo, target, err := Repo(eng, sel.Rev)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	var want []string
+	for _, a := range sel.Pages {
+		p, err := PageArg(a)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		want = append(want, p)
+	}
+	var docs []Doc
+	switch {
+	case sel.Rev != "":
+		if docs, err = TreePages(repo, target); err != nil {
+			return "", nil, nil, fmt.Errorf("Cannot read the pages at %s: %s", short(target), err)
+		}
+	default:
+		names, err := eng.WS.PageNames()
+		if err != nil {
+			return "", nil, nil, fmt.Errorf("Cannot list the pages: %s", err)
+		}
+		if len(want) > 0 {
+			wanted := map[string]bool{}
+			for _, p := range want {
+				wanted[p] = true
+			}
+			kept := names[:0:0]
+			for _, n := range names {
+				if wanted[PagesDir+"/"+n] {
+					kept = append(kept, n)
+				}
+			}
+			names = kept
+		}
+		if docs, err = WorkTreePages(eng, repo, target, names); err != nil {
+			return "", nil, nil, err
+		}
+	}
+	if len(want) > 0 {
+		wanted := map[string]bool{}
+		for _, p := range want {
+			wanted[p] = true
+		}
+		kept := docs[:0:0]
+		for _, d := range docs {
+			if wanted[d.Path] {
+				kept = append(kept, d)
+				delete(wanted, d.Path)
+			}
+		}
+		for _, p := range want {
+			if wanted[p] {
+				return "", nil, nil, fmt.Errorf("Page does not exist: %s", strings.TrimPrefix(p, PagesDir+"/"))
+			}
+		}
+		docs = kept
+	}
+	if sel.Memories {
+		mems, err := TreeMemories(repo, target)
+		if err != nil {
+			return "", nil, nil, fmt.Errorf("Cannot read the memories at %s: %s", short(target), err)
+		}
+		docs = append(docs, mems...)
+	}
+	dir, err := eng.WS.LocalCacheDir("stale")
+	if err != nil {
+		return "", nil, nil, err
+	}
+	reps, writeErr, err = CheckCached(repo, target, docs, dir)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("Cannot compute freshness: %s", err)
+	}
+	return target, reps, writeErr, nil
+}
+
+// RecentPages returns the names (in pages/) of the at most n pages of the
+// target's tree changed most recently in its history, newest first: the
+// pages a resumed session is most likely to rely on, and the only ones
+// the SessionStart hook checks (their anchors are near the target, so
+// the walk and the verdicts read only the recent history). The walk is
+// git's revision order (newest committer date first) and reads at most
+// maxCommits commits (0: no bound).
+func RecentPages(repo *gitrepo.Repo, target string, n, maxCommits int) ([]string, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	k := &checker{repo: repo, tr: repo.NewTreeReader()}
+	defer k.tr.Close()
+	var err error
+	if k.shallow, err = repo.Shallow(); err != nil {
+		return nil, err
+	}
+	tc, err := k.header(target)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	found := map[string]bool{}
+	present := func(p string) (bool, error) {
+		rest := strings.TrimPrefix(p, PagesDir+"/")
+		if strings.Contains(rest, "/") || !strings.HasSuffix(rest, ".md") || found[rest] {
+			return false, nil
+		}
+		it, ok, err := k.tr.Entry(tc.Tree, p)
+		return ok && isFile(it.Mode), err
+	}
+	var q commitQueue
+	seen := map[string]bool{tc.Hash: true}
+	q.push(tc)
+	for walked := 0; q.Len() > 0 && len(out) < n && (maxCommits == 0 || walked < maxCommits); walked++ {
+		c := q.pop()
+		var ptrees []string
+		for _, p := range c.Parents {
+			pc, err := k.header(p)
+			if err != nil {
+				return nil, err
+			}
+			ptrees = append(ptrees, pc.Tree)
+			if !seen[p] {
+				seen[p] = true
+				q.push(pc)
+			}
+		}
+		if len(ptrees) == 0 {
+			ptrees = []string{""} // a root (or shallow) commit adds what it has
+		}
+		var changed []string
+		for _, pt := range ptrees[:1] { // first parent: what this commit brought to the line
+			if same, err := k.tr.SameEntry(pt, c.Tree, PagesDir); err != nil {
+				return nil, err
+			} else if same {
+				continue
+			}
+			_, added, err := k.tr.Changed(pt, c.Tree, PagesDir)
+			if err != nil {
+				return nil, err
+			}
+			for _, a := range added {
+				changed = append(changed, a.Path)
+			}
+		}
+		for _, p := range changed {
+			ok, err := present(p)
+			if err != nil {
+				return nil, err
+			}
+			if ok && len(out) < n {
+				name := strings.TrimPrefix(p, PagesDir+"/")
+				found[name] = true
+				out = append(out, name)
+			}
+		}
+	}
+	return out, nil
+}
+
+// Line is the one factual line an agent is told about a page that is
+// drifted or missing: "auth.md drifted: cites internal/auth/token.go,
+// changed in 3 commits since this page, last 2026-11-28 'rotate keys'",
+// naming its worst citation (the first of them), and how many more are
+// not fresh. "" for a page that is neither drifted nor missing.
+func (r Report) Line() string {
+	if !r.Verdict.Stale() {
+		return ""
+	}
+	var worst *Result
+	more := 0
+	for i := range r.Citations {
+		c := &r.Citations[i]
+		if !c.Verdict.Stale() {
+			continue
+		}
+		if worst == nil || c.Verdict.Worse(worst.Verdict) {
+			if worst != nil {
+				more++
+			}
+			worst = c
+		} else {
+			more++
+		}
+	}
+	if worst == nil {
+		return ""
+	}
+	s := path.Base(r.Path) + " " + string(r.Verdict) + ": cites " + worst.Citation.String() + ", " + worst.Why()
+	switch more {
+	case 0:
+	case 1:
+		s += " (and 1 more citation)"
+	default:
+		s += " (and " + strconv.Itoa(more) + " more citations)"
+	}
+	return s
+}
