@@ -132,7 +132,7 @@ func vaultPresent(ws *gitvault.Workspace) bool {
 const (
 	StalePages = 8
 	staleWalk  = 5000
-	staleHead  = "Memory freshness: these pages cite code that changed since they were written (`git echoes stale` lists the commits; `git echoes confirm PAGE` records a re-check):"
+	staleHead  = "Memory freshness (context for you, not part of the card): these pages cite code that changed since they were written (`git echoes stale` lists the commits; `git echoes confirm PAGE` records a re-check):"
 )
 
 // StaleLines returns the lines of the checked pages that are drifted or
