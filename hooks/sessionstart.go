@@ -194,29 +194,20 @@ func addStale(context string, lines []string, budget int) string {
 		return context
 	}
 	out := context + "\n\n" + staleHead
-	used := runeLen(out)
-	for i, l := range lines {
-		rest := len(lines) - i - 1
-		need := 1 + runeLen(l)
-		var more string
-		if rest > 0 {
-			more = "\n" + moreLine(rest)
-		}
-		if used+need+runeLen(more) <= budget {
-			out += "\n" + l
-			used += need
-			continue
-		}
-		if i == 0 {
-			return context
-		}
-		tail := "\n" + moreLine(len(lines)-i)
-		if used+runeLen(tail) > budget {
-			return context // cannot happen: the previous line left room for it
-		}
-		return out + tail
+	if all := out + "\n" + strings.Join(lines, "\n"); runeLen(all) <= budget {
+		return all
 	}
-	return out
+	// The most lines k < len(lines) that fit with the count of the rest.
+	used := runeLen(out)
+	k := 0
+	for k < len(lines)-1 && used+1+runeLen(lines[k])+1+runeLen(moreLine(len(lines)-k-1)) <= budget {
+		used += 1 + runeLen(lines[k])
+		k++
+	}
+	if k == 0 {
+		return context
+	}
+	return out + "\n" + strings.Join(lines[:k], "\n") + "\n" + moreLine(len(lines)-k)
 }
 
 func moreLine(n int) string {
