@@ -22,12 +22,18 @@ import (
 // add freshness to another answer leave it out, and say nothing.
 var ErrNoHistory = errors.New("no Git history to read freshness from")
 
+// noHistory is an error with its own message that is ErrNoHistory.
+type noHistory struct{ msg string }
+
+func (e noHistory) Error() string        { return e.msg }
+func (e noHistory) Is(target error) bool { return target == ErrNoHistory }
+
 // Repo opens the Git repository of the engine's workspace and resolves
 // the target: rev, or HEAD when rev is "". The error for a missing HEAD
 // wraps ErrNoHistory.
 func Repo(eng *gitvault.Engine, rev string) (*gitrepo.Repo, string, error) {
 	if !eng.WS.InGit {
-		return nil, "", fmt.Errorf("Not inside a Git work tree: %s: %w", eng.WS.Root, ErrNoHistory)
+		return nil, "", noHistory{"Not inside a Git work tree: " + eng.WS.Root}
 	}
 	repo, err := gitrepo.Open(eng.WS.Root)
 	if err != nil {
@@ -40,7 +46,7 @@ func Repo(eng *gitvault.Engine, rev string) (*gitrepo.Repo, string, error) {
 	target, err := repo.ResolveCommit(at)
 	if err != nil {
 		if rev == "" {
-			return nil, "", fmt.Errorf("No commit yet: freshness is read from Git history (%s): %w", err, ErrNoHistory)
+			return nil, "", noHistory{fmt.Sprintf("No commit yet: freshness is read from Git history (%s)", err)}
 		}
 		return nil, "", fmt.Errorf("Unknown revision: %s", rev)
 	}
