@@ -124,7 +124,12 @@ func vaultPresent(ws *gitvault.Workspace) bool {
 // history (freshness.RecentPages, at most staleWalk commits back): the
 // pages a resumed session most likely relies on, whose anchors are near
 // HEAD, so the check reads only recent history. Pages with uncommitted
-// changes are anchored at the work tree (freshness.Check). When
+// changes are anchored at the work tree (freshness.Check). The pages
+// found and their verdicts are cached for the HEAD they were computed
+// at, in .git/echoes/session (freshness.RecentReports): derived files
+// under the Git directory, never in the work tree or the vault, which
+// the hook still never writes; a session started again at the same HEAD
+// reads them instead of history. When
 // freshness cannot be computed (not a Git work tree, no commit, an
 // unreadable repository, a shallow boundary before a page's last change,
 // or a page that cannot be read) nothing is added: the output is what it
@@ -143,33 +148,7 @@ func StaleLines(root string) []string {
 	if err != nil {
 		return nil
 	}
-	repo, target, err := freshness.Repo(eng, "")
-	if err != nil {
-		return nil
-	}
-	recent, err := freshness.RecentPages(repo, target, StalePages, staleWalk)
-	if err != nil || len(recent) == 0 {
-		return nil
-	}
-	names, err := eng.WS.PageNames()
-	if err != nil {
-		return nil
-	}
-	inTree := map[string]bool{}
-	for _, n := range names {
-		inTree[n] = true
-	}
-	var shown []string
-	for _, n := range recent {
-		if inTree[n] { // deleted in the work tree: not a page the agent has
-			shown = append(shown, n)
-		}
-	}
-	docs, err := freshness.WorkTreePages(eng, repo, target, shown)
-	if err != nil {
-		return nil
-	}
-	reps, err := freshness.Check(repo, target, docs)
+	reps, err := freshness.RecentReports(eng, StalePages, staleWalk)
 	if err != nil {
 		return nil
 	}

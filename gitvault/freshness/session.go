@@ -1,13 +1,18 @@
 package freshness
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -74,32 +79,58 @@ func PageArg(arg string) (string, error) {
 // that target lacks, has uncommitted changes and is anchored at the work
 // tree. Only the named pages are read, in the work tree and at target.
 func WorkTreePages(eng *gitvault.Engine, repo *gitrepo.Repo, target string, names []string) ([]Doc, error) {
+	committed, err := committedTexts(repo, target, names)
+	if err != nil {
+		return nil, err
+	}
+	return workTreeDocs(eng, names, func(name, text string) bool {
+		old, ok := committed[name]
+		return ok && old == text
+	})
+}
+
+// committedTexts returns the texts at target of the named pages it has,
+// decoded as the page reader decodes them; a page whose blob does not
+// decode is left out (it differs from any page the reader returns).
+func committedTexts(repo *gitrepo.Repo, target string, names []string) (map[string]string, error) {
 	c, err := repo.CommitInfo(target)
 	if err != nil {
 		return nil, err
 	}
 	tr := repo.NewTreeReader()
 	defer tr.Close()
+	out := map[string]string{}
+	for _, name := range names {
+		p := PagesDir + "/" + name
+		it, ok, err := tr.Entry(c.Tree, p)
+		if err != nil {
+			return nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
+		}
+		if !ok || !isFile(it.Mode) {
+			continue
+		}
+		data, err := tr.ReadBlob(it.Hash)
+		if err != nil {
+			return nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
+		}
+		if text, err := pytext.DecodeText(data); err == nil {
+			out[name] = text
+		}
+	}
+	return out, nil
+}
+
+// workTreeDocs reads the named pages of the work tree; committed says
+// whether a page's text is its committed text (else it is anchored at
+// the work tree).
+func workTreeDocs(eng *gitvault.Engine, names []string, committed func(name, text string) bool) ([]Doc, error) {
 	out := make([]Doc, 0, len(names))
 	for _, name := range names {
 		rp, err := eng.ReadPage(name)
 		if err != nil {
 			return nil, fmt.Errorf("Cannot read page %s: %s", name, gitvault.ErrorMessage(err))
 		}
-		p := PagesDir + "/" + name
-		d := Doc{Path: p, Text: rp.Content, WorkTree: true}
-		if it, ok, err := tr.Entry(c.Tree, p); err != nil {
-			return nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
-		} else if ok && isFile(it.Mode) {
-			data, err := tr.ReadBlob(it.Hash)
-			if err != nil {
-				return nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
-			}
-			if old, err := pytext.DecodeText(data); err == nil && old == rp.Content {
-				d.WorkTree = false
-			}
-		}
-		out = append(out, d)
+		out = append(out, Doc{Path: PagesDir + "/" + name, Text: rp.Content, WorkTree: !committed(name, rp.Content)})
 	}
 	return out, nil
 }
@@ -310,4 +341,99 @@ func (r Report) Line() string {
 		s += " (and " + strconv.Itoa(more) + " more citations)"
 	}
 	return s
+}
+
+// The SessionStart hook's caches, in .git/echoes/session (never part of a
+// tree; deleting it loses nothing): recent.json names the pages
+// RecentPages found for one target (and shallow boundary), and
+// verdicts.json is CheckCached's file for those few pages only, so that a
+// session started again at the same HEAD reads two small files instead
+// of walking history, and never parses the whole vault's verdicts.
+const recentVersion = 1
+
+type recentFile struct {
+	Version int      `json:"version"`
+	Target  string   `json:"target"`
+	Shallow string   `json:"shallow"`
+	N       int      `json:"n"`
+	Max     int      `json:"max"`
+	Names   []string `json:"names"`
+	// Texts holds the sha256 of each name's committed text (as the page
+	// reader decodes it), so that a warm session tells uncommitted
+	// changes without reading the tree.
+	Texts map[string]string `json:"texts"`
+}
+
+func textSum(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// RecentReports is what the SessionStart hook shows: the reports of the
+// at most n pages changed most recently in HEAD's history (RecentPages,
+// maxCommits walked at most) that the work tree has, read from the work
+// tree, checked against HEAD through the caches above. A cache that
+// cannot be written costs the next session the walk, nothing else.
+func RecentReports(eng *gitvault.Engine, n, maxCommits int) ([]Report, error) {
+	repo, target, err := Repo(eng, "")
+	if err != nil {
+		return nil, err
+	}
+	shallowSet, err := repo.Shallow()
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for id := range shallowSet {
+		ids = append(ids, id)
+	}
+	sortStrings(ids)
+	shallow := strings.Join(ids, " ")
+	dir := filepath.Join(repo.CommonDir(), "echoes", "session")
+	recentPath := filepath.Join(dir, "recent.json")
+	var rf recentFile
+	if data, err := fsx.ReadFile(recentPath); err != nil || json.Unmarshal(data, &rf) != nil ||
+		rf.Version != recentVersion || rf.Target != target || rf.Shallow != shallow || rf.N != n || rf.Max != maxCommits {
+		names, err := RecentPages(repo, target, n, maxCommits)
+		if err != nil {
+			return nil, err
+		}
+		texts, err := committedTexts(repo, target, names)
+		if err != nil {
+			return nil, err
+		}
+		rf = recentFile{Version: recentVersion, Target: target, Shallow: shallow, N: n, Max: maxCommits, Names: names, Texts: map[string]string{}}
+		for name, text := range texts {
+			rf.Texts[name] = textSum(text)
+		}
+		if data, err := json.Marshal(rf); err == nil {
+			_ = fsx.WriteFileAtomic(recentPath, data) // a cache: the next session walks again
+		}
+	}
+	if len(rf.Names) == 0 {
+		return nil, nil
+	}
+	present, err := eng.WS.PageNames()
+	if err != nil {
+		return nil, err
+	}
+	inTree := map[string]bool{}
+	for _, p := range present {
+		inTree[p] = true
+	}
+	var names []string
+	for _, p := range rf.Names {
+		if inTree[p] { // deleted in the work tree: not a page the agent has
+			names = append(names, p)
+		}
+	}
+	docs, err := workTreeDocs(eng, names, func(name, text string) bool {
+		sum, ok := rf.Texts[name]
+		return ok && sum == textSum(text)
+	})
+	if err != nil {
+		return nil, err
+	}
+	reps, _, err := CheckCached(repo, target, docs, dir)
+	return reps, err
 }
