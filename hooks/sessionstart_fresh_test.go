@@ -100,6 +100,28 @@ func TestStaleLines(t *testing.T) {
 		t.Errorf("card context: %q", c)
 	}
 
+	// The caches: a damaged recent.json is recomputed, and with them warm
+	// an uncommitted edit of the page still anchors it at the work tree
+	// (fresh: it was just written against the code there is).
+	recent := filepath.Join(dir, ".git", "echoes", "session", "recent.json")
+	if _, err := os.Stat(recent); err != nil {
+		t.Fatalf("no session cache: %v", err)
+	}
+	if err := os.WriteFile(recent, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if again := StaleLines(dir); len(again) != 1 || again[0] != got[0] {
+		t.Errorf("damaged cache: %q", again)
+	}
+	write("EchoesVault/pages/a.md", "---\ntype: note\nstack: go\nstatus: active\nsummary: \"about src/a.go\"\n---\n\nSee `src/a.go`, rotated.\n")
+	if got := StaleLines(dir); got != nil {
+		t.Errorf("uncommitted edit: %q", got)
+	}
+	s.Git(dir, "checkout", "--", "EchoesVault/pages/a.md")
+	if again := StaleLines(dir); len(again) != 1 || again[0] != got[0] {
+		t.Errorf("edit undone: %q", again)
+	}
+
 	// A shallow clone of depth 1: the page's last change is beyond the
 	// boundary, so drift cannot be seen and nothing is said.
 	clone := filepath.Join(t.TempDir(), "c")
