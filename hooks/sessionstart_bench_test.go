@@ -21,6 +21,8 @@ import (
 // (StaleLines: the recent pages, their verdicts, their lines);
 // BenchmarkSessionStartCard, the yardstick in the same run, is what the
 // hook did before (the read-only inspection and its card).
+// BenchmarkSessionStartFreshness is a session started again at the same
+// HEAD (the session cache warm), ...FreshnessCold one at a new HEAD.
 //
 //	go test ./hooks -run '^$' -bench SessionStart -benchtime 20x
 
@@ -123,6 +125,24 @@ func BenchmarkSessionStartFreshness(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(lines)), "lines")
+}
+
+// BenchmarkSessionStartFreshnessCold: the addition at a HEAD it has not
+// seen (its session cache removed before each call): the walk to the
+// recent pages and their verdicts from history.
+func BenchmarkSessionStartFreshnessCold(b *testing.B) {
+	dir := benchVaultDir(b)
+	cache := filepath.Join(dir, ".git", "echoes", "session")
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		if err := os.RemoveAll(cache); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if got := StaleLines(dir); len(got) == 0 {
+			b.Fatal("no line")
+		}
+	}
 }
 
 func BenchmarkSessionStartCard(b *testing.B) {
