@@ -34,7 +34,9 @@ const silent = `{"continue": true, "suppressOutput": true}` + "\n"
 
 // SessionStart reads one Claude Code / Codex SessionStart event from stdin
 // and returns the hook response (compact JSON and a newline). It never
-// writes, locks, initializes or migrates anything, and it never fails:
+// writes to the work tree or the vault, locks, initializes or migrates
+// anything (the only files it writes are the derived freshness caches
+// under the Git directory, see StaleLines), and it never fails:
 // invalid JSON counts as {}, and an inspection that fails or takes longer
 // than InspectTimeout yields UnavailableCard.
 //
@@ -61,7 +63,15 @@ func SessionStart(stdin io.Reader) string {
 	// Freshness is computed beside the inspection, within its budget.
 	deadline := time.Now().Add(InspectTimeout)
 	stale := make(chan []string, 1)
-	go func() { stale <- StaleLines(ws.Root) }()
+	go func() {
+		// The hook never fails: a freshness that panics adds nothing.
+		defer func() {
+			if recover() != nil {
+				stale <- nil
+			}
+		}()
+		stale <- StaleLines(ws.Root)
+	}()
 	context := plainContext
 	budget := PlainBudget
 	if source != "compact" {
@@ -75,7 +85,8 @@ func SessionStart(stdin io.Reader) string {
 		context = addStale(context, lines, budget)
 	case <-time.After(time.Until(deadline)):
 		// Freshness that takes longer than the inspection's budget is
-		// left out (its goroutine only reads; it is abandoned).
+		// left out (its goroutine is abandoned; its cache writes are
+		// atomic, so an exit midway leaves the old file or none).
 	}
 	out := pyjson.NewObj().
 		Set("continue", pyjson.Boolean(true)).
