@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/freshness"
+	"github.com/git-echoes/git-echoes/gitvault/health"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
@@ -216,7 +217,7 @@ func statusCard(root string) string {
 			done <- UnavailableCard
 			return
 		}
-		done <- strings.TrimSpace(eng.Inspect().Card())
+		done <- strings.TrimSpace(health.Inspect(eng).Card())
 	}()
 	select {
 	case card := <-done:

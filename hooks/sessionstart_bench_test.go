@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 )
 
@@ -52,7 +53,7 @@ func benchVaultDir(b *testing.B) string {
 		s.Git(dir, "reset", "-q", "--hard", "main")
 		eng, err := gitvault.Open(gitvault.Options{Workspace: dir})
 		if err == nil {
-			_, err = eng.Install("init")
+			_, err = setup.Install(eng, "init")
 		}
 		if err != nil {
 			benchVault.err = err

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 )
 
@@ -58,7 +59,7 @@ func TestStaleLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.Install("init"); err != nil {
+	if _, err := setup.Install(eng, "init"); err != nil {
 		t.Fatal(err)
 	}
 	write := func(p, text string) {
