@@ -4,10 +4,12 @@ package hooks
 import (
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/freshness"
 	"github.com/git-echoes/git-echoes/gitvault/health"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
@@ -33,7 +35,9 @@ const silent = `{"continue": true, "suppressOutput": true}` + "\n"
 
 // SessionStart reads one Claude Code / Codex SessionStart event from stdin
 // and returns the hook response (compact JSON and a newline). It never
-// writes, locks, initializes or migrates anything, and it never fails:
+// writes to the work tree or the vault, locks, initializes or migrates
+// anything (the only files it writes are the derived freshness caches
+// under the Git directory, see StaleLines), and it never fails:
 // invalid JSON counts as {}, and an inspection that fails or takes longer
 // than InspectTimeout yields UnavailableCard.
 //
@@ -57,11 +61,33 @@ func SessionStart(stdin io.Reader) string {
 		return silent
 	}
 	source, _ := stringField(event, "source")
+	// Freshness is computed beside the inspection, within its budget.
+	deadline := time.Now().Add(InspectTimeout)
+	stale := make(chan []string, 1)
+	go func() {
+		// The hook never fails: a freshness that panics adds nothing.
+		defer func() {
+			if recover() != nil {
+				stale <- nil
+			}
+		}()
+		stale <- StaleLines(ws.Root)
+	}()
 	context := plainContext
+	budget := PlainBudget
 	if source != "compact" {
-		context = fitCard(plainContext+cardContext+"\n\n", statusCard(ws.Root), CardBudget)
+		budget = CardBudget
+		context = fitCard(plainContext+cardContext+"\n\n", statusCard(ws.Root), budget)
 	} else {
-		context = truncateRunes(context, PlainBudget)
+		context = truncateRunes(context, budget)
+	}
+	select {
+	case lines := <-stale:
+		context = addStale(context, lines, budget)
+	case <-time.After(time.Until(deadline)):
+		// Freshness that takes longer than the inspection's budget is
+		// left out (its goroutine is abandoned; its cache writes are
+		// atomic, so an exit midway leaves the old file or none).
 	}
 	out := pyjson.NewObj().
 		Set("continue", pyjson.Boolean(true)).
@@ -101,6 +127,85 @@ func vaultPresent(ws *gitvault.Workspace) bool {
 		}
 	}
 	return false
+}
+
+// Freshness at session start (issue 18, "Where it shows"): the agent is
+// told which of the pages the hook checks are drifted or missing, one
+// factual line each, after the card and within the same budget. The
+// pages checked are the StalePages pages changed most recently in HEAD's
+// history (freshness.RecentPages, at most staleWalk commits back): the
+// pages a resumed session most likely relies on, whose anchors are near
+// HEAD, so the check reads only recent history. Pages with uncommitted
+// changes are anchored at the work tree (freshness.Check). The pages
+// found and their verdicts are cached for the HEAD they were computed
+// at, in .git/echoes/session (freshness.RecentReports): derived files
+// under the Git directory, never in the work tree or the vault, which
+// the hook still never writes; a session started again at the same HEAD
+// reads them instead of history. When
+// freshness cannot be computed (not a Git work tree, no commit, an
+// unreadable repository, a shallow boundary before a page's last change,
+// or a page that cannot be read) nothing is added: the output is what it
+// was before.
+const (
+	StalePages = 8
+	staleWalk  = 5000
+	staleHead  = "Memory freshness (context for you, not part of the card): these pages cite code that changed since they were written (`git echoes stale` lists the commits; `git echoes confirm PAGE` records a re-check):"
+)
+
+// StaleLines returns the lines of the checked pages that are drifted or
+// missing, in the order RecentPages gives them (newest first); none when
+// freshness cannot be computed.
+func StaleLines(root string) []string {
+	eng, err := gitvault.Open(gitvault.Options{Workspace: root})
+	if err != nil {
+		return nil
+	}
+	reps, err := freshness.RecentReports(eng, StalePages, staleWalk)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, r := range reps {
+		if r.Anchor.Shallow {
+			continue // drift before the boundary cannot be seen: say nothing
+		}
+		if line := r.Line(); line != "" {
+			out = append(out, "- "+line)
+		}
+	}
+	return out
+}
+
+// addStale appends the freshness block to context: the head line, then
+// whole lines while they fit in budget code points; lines that do not
+// fit are counted in a last line. With no line, or no room for the head
+// and one line, context is returned as it was.
+func addStale(context string, lines []string, budget int) string {
+	if len(lines) == 0 {
+		return context
+	}
+	out := context + "\n\n" + staleHead
+	if all := out + "\n" + strings.Join(lines, "\n"); runeLen(all) <= budget {
+		return all
+	}
+	// The most lines k < len(lines) that fit with the count of the rest.
+	used := runeLen(out)
+	k := 0
+	for k < len(lines)-1 && used+1+runeLen(lines[k])+1+runeLen(moreLine(len(lines)-k-1)) <= budget {
+		used += 1 + runeLen(lines[k])
+		k++
+	}
+	if k == 0 {
+		return context
+	}
+	return out + "\n" + strings.Join(lines[:k], "\n") + "\n" + moreLine(len(lines)-k)
+}
+
+func moreLine(n int) string {
+	if n == 1 {
+		return "- 1 more page (git echoes stale)"
+	}
+	return "- " + strconv.Itoa(n) + " more pages (git echoes stale)"
 }
 
 // statusCard runs the read-only inspection with the echoes-conformance §22 time budget.

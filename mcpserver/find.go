@@ -34,9 +34,9 @@ func findTool(cfg *Config) *tool {
 	return &tool{
 		def: &mcp.Tool{Name: "echoes_find",
 			Description: "Ranked (BM25) search over EchoesVault pages, optionally daily entries, and ECC memories: each hit names its file or memory id, score, summary and best-matching lines. Unlike echoes_search it finds inflections, hyphen/space and camelCase/snake_case variants and accents.",
-			InputSchema: json.RawMessage(echoesFindSchema),
+			InputSchema: json.RawMessage(echoesFindSchema), OutputSchema: json.RawMessage(echoesFindOutput),
 			Annotations: withTitle(mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}, "Ranked search of both vaults")},
-		run: v.find,
+		run: v.find, enrich: v.enrichList("hits", "file"),
 	}
 }
 

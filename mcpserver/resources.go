@@ -135,8 +135,24 @@ func (rs *resourceServer) documents() []*mcp.Resource {
 	var out []*mcp.Resource
 	if e := rs.cfg.Engine; e != nil {
 		if names, err := e.PageNames(); err == nil {
+			// Each page gets a title and a description (MCP Resource:
+			// "title" for display, "description" of what it represents),
+			// issue 17: its first "# " heading (else its stem) and its
+			// summary. A page that cannot be read is listed without them.
+			meta := map[string]gitvault.BrowsePage{}
+			if pages, err := e.BrowsePages(); err == nil {
+				for _, p := range pages {
+					if p.Err == "" {
+						meta[p.Name] = p
+					}
+				}
+			}
 			for _, n := range names {
-				out = append(out, &mcp.Resource{URI: pageURI(n), Name: n, MIMEType: "text/markdown"})
+				r := &mcp.Resource{URI: pageURI(n), Name: n, MIMEType: "text/markdown"}
+				if p, ok := meta[n]; ok {
+					r.Title, r.Description = pageTitle(p), p.Summary
+				}
+				out = append(out, r)
 			}
 		}
 		if entries, err := e.DailyEntries(); err == nil {
@@ -157,6 +173,25 @@ func (rs *resourceServer) documents() []*mcp.Resource {
 		}
 	}
 	return out
+}
+
+// pageTitle is a page's display title: the text of its first ATX level-1
+// heading ("# Title"), else its name without .md.
+func pageTitle(p gitvault.BrowsePage) string {
+	for _, line := range strings.Split(p.Body, "\n") {
+		if t, ok := strings.CutPrefix(line, "# "); ok {
+			t = strings.TrimSpace(t)
+			// A closing sequence of #s is not part of the heading when a
+			// space precedes it (CommonMark 4.2): "# Title ##", not "# C#".
+			if c := strings.TrimRight(t, "#"); c != t && (c == "" || strings.HasSuffix(c, " ")) {
+				t = strings.TrimSpace(c)
+			}
+			if t != "" {
+				return t
+			}
+		}
+	}
+	return gitvault.PageStem(p.Name)
 }
 
 func (rs *resourceServer) readPage(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

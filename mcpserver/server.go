@@ -98,6 +98,10 @@ type tool struct {
 	// Other tools refuse them at decoding with -32602.
 	loneSurrogates bool
 	run            func(ctx context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error)
+	// enrich adds fields to a successful result's structuredContent
+	// after it was derived from the text (page freshness, stale.go); the
+	// text is never touched.
+	enrich func(res *mcp.CallToolResult)
 }
 
 // loneSurrogateKey marks, in a run's context, arguments that held a lone
@@ -136,6 +140,7 @@ func New(cfg Config) (*mcp.Server, error) {
 		tools = append(tools, vaultTools(&cfg)...)
 		tools = append(tools, findTool(&cfg))
 		tools = append(tools, reviewTools(&cfg)...) // review.go (issue 9)
+		tools = append(tools, staleTool(&cfg))      // stale.go (issue 18)
 	}
 	version := cfg.Version
 	if version == "" {
@@ -205,6 +210,9 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.C
 	ctx = context.WithValue(ctx, protocolKey{}, sessionProtocol(req))
 	res, err = t.run(ctx, args)
 	structured(res)
+	if err == nil && t.enrich != nil {
+		t.enrich(res)
+	}
 	return res, err
 }
 

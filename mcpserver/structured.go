@@ -20,6 +20,10 @@ import (
 //     JSON report cut by --max-output into whole lines and a note) is
 //     {"text": <the text>}.
 //
+// The echoes_* tools that name pages then add each page's freshness
+// (field "freshness", see stale.go): additional fields of the structured
+// content only, never of the text.
+//
 // Tool errors (isError) carry text only: clients do not validate them
 // against the outputSchema.
 //
@@ -68,16 +72,16 @@ const (
 
 	echoesSearchOutput = `{"type":"object","required":["ok","query","truncated","results"],"properties":{` +
 		`"ok":{"type":"boolean"},"query":{"type":"string"},"truncated":{"type":"boolean","description":"More lines matched than the limit."},` +
-		`"results":{"type":"array","items":{"type":"object","required":["file","line","text"],"properties":{"file":{"type":"string"},"line":{"type":"integer"},"text":{"type":"string"}}}},` +
+		`"results":{"type":"array","items":{"type":"object","required":["file","line","text"],"properties":{"file":{"type":"string"},"line":{"type":"integer"},"text":{"type":"string"},` + freshnessProperty + `}}},` +
 		`"outputTruncated":{"type":"boolean"},"omittedResults":{"type":"integer"}}}`
 
 	echoesReadPageOutput = `{"type":"object","required":["ok","page","sha256","totalLines","startLine","endLine","truncated","content"],"properties":{` +
 		`"ok":{"type":"boolean"},"page":{"type":"string"},"sha256":{"type":"string","description":"The whole page's hash, to pass as expectedSha256."},` +
 		`"totalLines":{"type":"integer"},"startLine":{"type":"integer"},"endLine":{"type":"integer"},"truncated":{"type":"boolean"},` +
-		`"nextStartLine":{"type":"integer","description":"Present when truncated: the startLine that reads on."},"content":{"type":"string"}}}`
+		`"nextStartLine":{"type":"integer","description":"Present when truncated: the startLine that reads on."},"content":{"type":"string"},` + freshnessProperty + `}}`
 
 	echoesUpsertOutput = `{"type":"object","properties":{` +
-		`"ok":{"type":"boolean"},"action":{"type":"string","description":"created, updated or unchanged."},"page":{"type":"string"},"sha256":{"type":"string"},"indexChanged":{"type":"boolean"},` + textProperty + `}}`
+		`"ok":{"type":"boolean"},"action":{"type":"string","description":"created, updated or unchanged."},"page":{"type":"string"},"sha256":{"type":"string"},"indexChanged":{"type":"boolean"},` + freshnessProperty + `,` + textProperty + `}}`
 
 	echoesAppendOutput = `{"type":"object","properties":{` +
 		`"ok":{"type":"boolean"},"dailyLog":{"type":"string"},"kind":{"type":"string"},"agent":{"type":"string"},` + textProperty + `}}`
@@ -87,6 +91,17 @@ const (
 	echoesEndOutput = `{"type":"object","properties":{` +
 		`"ok":{"type":"boolean"},"dailyLog":{"type":"string"},"pagesWritten":{"type":"integer"},"index":{"type":"string"},"agent":{"type":"string"},` + textProperty + `}}`
 )
+
+// echoesFindOutput is echoes_find's JSON answer (format json) or
+// {"text": ...} (text, markdown).
+const echoesFindOutput = `{"type":"object","properties":{` +
+	`"ok":{"type":"boolean"},"query":{"type":"string"},` +
+	`"hits":{"type":"array","items":{"type":"object","required":["source","file","score","lines"],"properties":{` +
+	`"source":{"type":"string","enum":["page","daily","memory"]},"file":{"type":"string"},"id":{"type":"string"},"score":{"type":"number"},"title":{"type":"string"},` +
+	`"summary":{"type":"string"},"type":{"type":"string"},"stack":{"type":"array","items":{"type":"string"}},"status":{"type":"string"},"deprecated":{"type":"boolean"},` +
+	`"replacedBy":{"type":"array","items":{"type":"string"}},"kind":{"type":"string"},"scope":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},` +
+	`"lines":{"type":"array","items":{"type":"object"}},` + freshnessProperty + `}}},` +
+	`"more":{"type":"boolean"},"omitted":{"type":"integer"},"skippedPages":{"type":"array","items":{"type":"object"}},"memoryDiagnostics":{"type":"object"},` + textProperty + `}}`
 
 // structured derives a successful result's structuredContent from its text
 // by the rule above. A result that already has structured content, or is

@@ -59,12 +59,12 @@ func vaultTools(cfg *Config) []*tool {
 		def: &mcp.Tool{Name: "echoes_search",
 			Description: "Literal, case-insensitive search of EchoesVault page bodies; returns file, line and text of each hit.",
 			InputSchema: json.RawMessage(echoesSearchSchema), OutputSchema: json.RawMessage(echoesSearchOutput), Annotations: withTitle(readOnly, "Search EchoesVault pages")},
-		run: v.search,
+		run: v.search, enrich: v.enrichList("results", "file"),
 	}, {
 		def: &mcp.Tool{Name: "echoes_read_page",
 			Description: "Read one EchoesVault page with its sha256. Pass that sha256 as expectedSha256 when replacing the page; it is the hash of the whole page even when the returned content is truncated.",
 			InputSchema: json.RawMessage(echoesReadPageSchema), OutputSchema: json.RawMessage(echoesReadPageOutput), Annotations: withTitle(readOnly, "Read an EchoesVault page")},
-		run: v.readPage,
+		run: v.readPage, enrich: v.enrichList("", "page"),
 	}, {
 		def: &mcp.Tool{Name: "echoes_upsert_page",
 			Description: "Create or replace one EchoesVault page and refresh the index. Replacing an existing page requires expectedSha256 from echoes_read_page; a stale hash is refused.",
@@ -74,7 +74,7 @@ func vaultTools(cfg *Config) []*tool {
 			// nothing further: the same content is "unchanged", and a hash
 			// that matched before the first call is stale after it.
 			Annotations: &mcp.ToolAnnotations{Title: "Create or replace a page", DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)}},
-		run: v.upsert,
+		run: v.upsert, enrich: v.enrichList("", "page"),
 	}, {
 		def: &mcp.Tool{Name: "echoes_append",
 			Description: "Append a scratchpad note to today's EchoesVault daily log (a new, uniquely named entry; nothing is overwritten).",

@@ -61,7 +61,7 @@ func TestMCPProtocolRevisions(t *testing.T) {
 			}
 			ctx := context.Background()
 			tools, err := s.ListTools(ctx, nil)
-			if err != nil || len(tools.Tools) != 14 {
+			if err != nil || len(tools.Tools) != 15 {
 				t.Fatalf("tools/list: %v %v", err, tools)
 			}
 			saved := decodeJSON(t, ok(t, s, "memory_save", map[string]any{"title": "Revision " + want, "body": "revision note"}))
@@ -135,7 +135,7 @@ func TestMCPToolsOrderAndSchemas(t *testing.T) {
 			}
 		}
 	}
-	want := "echoes_append,echoes_diff,echoes_end,echoes_find,echoes_log,echoes_read_page,echoes_search,echoes_start,echoes_status,echoes_upsert_page," +
+	want := "echoes_append,echoes_diff,echoes_end,echoes_find,echoes_log,echoes_read_page,echoes_search,echoes_stale,echoes_start,echoes_status,echoes_upsert_page," +
 		"memory_doctor,memory_read,memory_save,memory_search"
 	if got := strings.Join(names, ","); got != want {
 		t.Errorf("tool order:\n got %s\nwant %s", got, want)
@@ -146,8 +146,22 @@ func TestMCPToolsOrderAndSchemas(t *testing.T) {
 // structuredContent that is its text's JSON object (or {"text": text} for
 // Markdown) and validates against the tool's outputSchema with a standard
 // JSON Schema validator; tool errors carry none.
+//
+// The echoes_* results that name pages add each page's freshness (issue
+// 18) to structuredContent only: without it, the structured content is
+// the text's object exactly (the texts are unchanged), and with a commit
+// in the repository, read_page, upsert, search and find carry it.
 func TestMCPStructuredResults(t *testing.T) {
 	e := newMCPEnv(t)
+	e.git.Setenv(t)
+	for _, args := range [][]string{{"add", "-A"}, {"-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-qm", "vault"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = e.repo, e.vars
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	withFreshness := map[string]bool{}
 	for _, opts := range []serveOpts{{}, {maxOutput: 600}} {
 		s := e.serve(t, opts)
 		tools, err := s.ListTools(context.Background(), nil)
@@ -192,6 +206,9 @@ func TestMCPStructuredResults(t *testing.T) {
 			if json.Unmarshal([]byte(text), &want) != nil || !strings.HasPrefix(text, "{") {
 				want = map[string]any{"text": text}
 			}
+			if stripFreshness(got) {
+				withFreshness[name] = true
+			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: structuredContent is not the text's object:\n%s\n%s", name, data, text)
 			}
@@ -213,6 +230,8 @@ func TestMCPStructuredResults(t *testing.T) {
 		up := check("echoes_upsert_page", map[string]any{"filename": "structured" + strings.Repeat("x", opts.maxOutput/100), "content": echoesPage("Structured", body.String())})
 		check("echoes_read_page", map[string]any{"filename": "structured" + strings.Repeat("x", opts.maxOutput/100)})
 		check("echoes_search", map[string]any{"query": "structured line"})
+		check("echoes_find", map[string]any{"query": "structured line"})
+		check("echoes_stale", map[string]any{})
 		check("echoes_append", map[string]any{"entry": "structured note"})
 		check("echoes_end", map[string]any{"confirmExplicitUserEnd": true, "dailySummary": "Structured.", "pages": []any{}})
 		check("memory_read", map[string]any{"id": "mem_missing"}) // a tool error
@@ -220,6 +239,35 @@ func TestMCPStructuredResults(t *testing.T) {
 			t.Errorf("upsert: %s", resultText(up))
 		}
 	}
+	for _, name := range []string{"echoes_upsert_page", "echoes_read_page", "echoes_search", "echoes_find"} {
+		if !withFreshness[name] {
+			t.Errorf("%s: no freshness in structuredContent", name)
+		}
+	}
+}
+
+// stripFreshness removes the page freshness fields from a structured
+// result (at its top level and in the items of results and hits) and
+// reports whether it had any.
+func stripFreshness(v any) bool {
+	o, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	_, had := o["freshness"]
+	delete(o, "freshness")
+	for _, key := range []string{"results", "hits"} {
+		list, _ := o[key].([]any)
+		for _, it := range list {
+			if m, ok := it.(map[string]any); ok {
+				if _, ok := m["freshness"]; ok {
+					had = true
+					delete(m, "freshness")
+				}
+			}
+		}
+	}
+	return had
 }
 
 // TestMCPEmptyScopes: "scopes": [] names no scope, so memory_search and

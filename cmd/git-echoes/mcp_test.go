@@ -310,7 +310,7 @@ func TestMCPToolsList(t *testing.T) {
 		"memory_save": "write", "memory_search": "ro", "memory_read": "ro", "memory_doctor": "ro",
 		"echoes_status": "ro", "echoes_search": "ro", "echoes_read_page": "ro", "echoes_find": "ro",
 		"echoes_upsert_page": "destructive", "echoes_append": "write", "echoes_start": "write", "echoes_end": "destructive",
-		"echoes_diff": "ro", "echoes_log": "ro",
+		"echoes_diff": "ro", "echoes_log": "ro", "echoes_stale": "ro",
 	}
 	s := e.serve(t, serveOpts{})
 	res, err := s.ListTools(context.Background(), nil)
@@ -359,7 +359,7 @@ func TestMCPFlagsSelectTools(t *testing.T) {
 	e := newMCPEnv(t)
 	for flag, names := range map[string][]string{
 		"--memory": {"memory_doctor", "memory_read", "memory_save", "memory_search"},
-		"--vault":  {"echoes_append", "echoes_diff", "echoes_end", "echoes_find", "echoes_log", "echoes_read_page", "echoes_search", "echoes_start", "echoes_status", "echoes_upsert_page"},
+		"--vault":  {"echoes_append", "echoes_diff", "echoes_end", "echoes_find", "echoes_log", "echoes_read_page", "echoes_search", "echoes_stale", "echoes_start", "echoes_status", "echoes_upsert_page"},
 	} {
 		res, err := connect(t, e.repo, e.vars, flag).ListTools(context.Background(), nil)
 		if err != nil {

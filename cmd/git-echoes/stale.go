@@ -13,7 +13,6 @@ import (
 	"github.com/git-echoes/git-echoes/gitvault/freshness"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
-	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // Memory freshness (issue 18): git echoes stale reports which pages (and
@@ -143,114 +142,19 @@ func runStale(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// staleReports collects the documents (the work tree's pages against HEAD,
-// or the pages at rev) and checks them.
+// staleReports checks the selection (freshness.Reports: the work tree's
+// pages against HEAD, or the pages at rev), warning on warn when the
+// verdict cache could not be written.
 func staleReports(eng *gitvault.Engine, rev string, pages []string, memories bool, warn io.Writer) (string, []freshness.Report, error) {
-	if !eng.WS.InGit {
-		return "", nil, fmt.Errorf("Not inside a Git work tree: %s", eng.WS.Root)
-	}
-	repo, err := gitrepo.Open(eng.WS.Root)
-	if err != nil {
-		return "", nil, fmt.Errorf("Cannot read the Git repository: %s", err)
-	}
-	at := rev
-	if at == "" {
-		at = "HEAD"
-	}
-	target, err := repo.ResolveCommit(at)
-	if err != nil {
-		if rev == "" {
-			return "", nil, fmt.Errorf("No commit yet: freshness is read from Git history (%s)", err)
-		}
-		return "", nil, fmt.Errorf("Unknown revision: %s", rev)
-	}
-	committed, err := freshness.TreePages(repo, target)
-	if err != nil {
-		return "", nil, fmt.Errorf("Cannot read the pages at %s: %s", target[:7], err)
-	}
-	var docs []freshness.Doc
-	if rev != "" {
-		docs = committed
-	} else {
-		// Compared as the page reader decodes both (universal newlines,
-		// echoes-conformance §2.3): a CRLF checkout of an LF blob is no
-		// uncommitted change, and must not pass for one (which would make
-		// the page fresh by definition).
-		byPath := map[string]string{}
-		for _, d := range committed {
-			if text, err := pytext.DecodeText([]byte(d.Text)); err == nil {
-				byPath[d.Path] = text
-			}
-		}
-		names, err := eng.WS.PageNames()
-		if err != nil {
-			return "", nil, fmt.Errorf("Cannot list the pages: %s", err)
-		}
-		for _, name := range names {
-			rp, err := eng.ReadPage(name)
-			if err != nil {
-				return "", nil, fmt.Errorf("Cannot read page %s: %s", name, gitvault.ErrorMessage(err))
-			}
-			p := freshness.PagesDir + "/" + name
-			old, ok := byPath[p]
-			docs = append(docs, freshness.Doc{Path: p, Text: rp.Content, WorkTree: !ok || old != rp.Content})
-		}
-	}
-	if len(pages) > 0 {
-		want := map[string]bool{}
-		for _, a := range pages {
-			p, err := pagePath(a)
-			if err != nil {
-				return "", nil, err
-			}
-			want[p] = true
-		}
-		var kept []freshness.Doc
-		for _, d := range docs {
-			if want[d.Path] {
-				kept = append(kept, d)
-				delete(want, d.Path)
-			}
-		}
-		for p := range want {
-			return "", nil, fmt.Errorf("Page does not exist: %s", strings.TrimPrefix(p, freshness.PagesDir+"/"))
-		}
-		docs = kept
-	}
-	if memories {
-		mems, err := freshness.TreeMemories(repo, target)
-		if err != nil {
-			return "", nil, fmt.Errorf("Cannot read the memories at %s: %s", target[:7], err)
-		}
-		docs = append(docs, mems...)
-	}
-	dir, err := eng.WS.LocalCacheDir("stale")
+	target, reps, writeErr, err := freshness.Reports(eng, freshness.Selection{Rev: rev, Pages: pages, Memories: memories})
 	if err != nil {
 		return "", nil, err
-	}
-	reps, writeErr, err := freshness.CheckCached(repo, target, docs, dir)
-	if err != nil {
-		return "", nil, fmt.Errorf("Cannot compute freshness: %s", err)
 	}
 	if writeErr != nil {
 		// The report is right; only the next run is slower.
 		fmt.Fprintf(warn, "git echoes stale: warning: cannot write the verdict cache: %s\n", writeErr)
 	}
 	return target, reps, nil
-}
-
-// pagePath turns a page argument (auth.md, auth, EchoesVault/pages/auth.md)
-// into its repository path.
-func pagePath(arg string) (string, error) {
-	a := strings.TrimSpace(strings.ReplaceAll(arg, `\`, "/"))
-	a = strings.TrimPrefix(strings.TrimPrefix(a, "./"), freshness.PagesDir+"/")
-	if a == "" || strings.Contains(a, "/") || a == "." || a == ".." {
-		return "", fmt.Errorf("Not a page name: %s", pyjson.ReprString(arg))
-	}
-	if !strings.HasSuffix(a, ".md") {
-		a += ".md"
-	}
-	return freshness.PagesDir + "/" + a, nil
 }
 
 func runConfirm(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -267,7 +171,7 @@ func runConfirm(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() != 1 {
 		return staleFail(stderr, "confirm: give exactly one page")
 	}
-	p, err := pagePath(fs.Arg(0))
+	p, err := freshness.PageArg(fs.Arg(0))
 	if err != nil {
 		return staleFail(stderr, err.Error())
 	}

@@ -1,0 +1,439 @@
+package freshness
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/fsx"
+	"github.com/git-echoes/git-echoes/internal/gitrepo"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
+	"github.com/git-echoes/git-echoes/internal/pytext"
+)
+
+// The agents' surfaces of freshness (issue 18, "Where it shows"): the
+// SessionStart hook and the MCP server ask for the verdicts of the pages
+// they show, and only of those, through the small API of this file.
+
+// ErrNoHistory is returned when freshness cannot be read from Git: the
+// workspace is not a Git work tree, or it has no commit yet. Callers that
+// add freshness to another answer leave it out, and say nothing.
+var ErrNoHistory = errors.New("no Git history to read freshness from")
+
+// noHistory is an error with its own message that is ErrNoHistory.
+type noHistory struct{ msg string }
+
+func (e noHistory) Error() string        { return e.msg }
+func (e noHistory) Is(target error) bool { return target == ErrNoHistory }
+
+// Repo opens the Git repository of the engine's workspace and resolves
+// the target: rev, or HEAD when rev is "". The error for a missing HEAD
+// wraps ErrNoHistory.
+func Repo(eng *gitvault.Engine, rev string) (*gitrepo.Repo, string, error) {
+	if !eng.WS.InGit {
+		return nil, "", noHistory{"Not inside a Git work tree: " + eng.WS.Root}
+	}
+	repo, err := gitrepo.Open(eng.WS.Root)
+	if err != nil {
+		return nil, "", fmt.Errorf("Cannot read the Git repository: %s", err)
+	}
+	at := rev
+	if at == "" {
+		at = "HEAD"
+	}
+	target, err := repo.ResolveCommit(at)
+	if err != nil {
+		if rev == "" {
+			return nil, "", noHistory{fmt.Sprintf("No commit yet: freshness is read from Git history (%s)", err)}
+		}
+		return nil, "", fmt.Errorf("Unknown revision: %s", rev)
+	}
+	return repo, target, nil
+}
+
+// PageArg turns a page argument (auth.md, auth, EchoesVault/pages/auth.md)
+// into its repository path, as git echoes stale reads its arguments.
+func PageArg(arg string) (string, error) {
+	a := strings.TrimSpace(strings.ReplaceAll(arg, `\`, "/"))
+	a = strings.TrimPrefix(strings.TrimPrefix(a, "./"), PagesDir+"/")
+	if a == "" || strings.Contains(a, "/") || a == "." || a == ".." {
+		return "", fmt.Errorf("Not a page name: %s", pyjson.ReprString(arg))
+	}
+	if !strings.HasSuffix(a, ".md") {
+		a += ".md"
+	}
+	return PagesDir + "/" + a, nil
+}
+
+// WorkTreePages returns the documents of the named pages of the work tree
+// (page file names, as in pages/), to be checked against target (HEAD).
+// A page whose text differs from its blob at target, compared as the page
+// reader decodes both (universal newlines, echoes-conformance §2.3), or
+// that target lacks, has uncommitted changes and is anchored at the work
+// tree. Only the named pages are read, in the work tree and at target.
+func WorkTreePages(eng *gitvault.Engine, repo *gitrepo.Repo, target string, names []string) ([]Doc, error) {
+	committed, err := committedTexts(repo, target, names)
+	if err != nil {
+		return nil, err
+	}
+	return workTreeDocs(eng, names, func(name, text string) bool {
+		old, ok := committed[name]
+		return ok && old == text
+	})
+}
+
+// committedTexts returns the texts at target of the named pages it has,
+// decoded as the page reader decodes them; a page whose blob does not
+// decode is left out (it differs from any page the reader returns).
+func committedTexts(repo *gitrepo.Repo, target string, names []string) (map[string]string, error) {
+	c, err := repo.CommitInfo(target)
+	if err != nil {
+		return nil, err
+	}
+	tr := repo.NewTreeReader()
+	defer tr.Close()
+	out := map[string]string{}
+	for _, name := range names {
+		p := PagesDir + "/" + name
+		it, ok, err := tr.Entry(c.Tree, p)
+		if err != nil {
+			return nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
+		}
+		if !ok || !isFile(it.Mode) {
+			continue
+		}
+		data, err := tr.ReadBlob(it.Hash)
+		if err != nil {
+			return nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
+		}
+		if text, err := pytext.DecodeText(data); err == nil {
+			out[name] = text
+		}
+	}
+	return out, nil
+}
+
+// workTreeDocs reads the named pages of the work tree; committed says
+// whether a page's text is its committed text (else it is anchored at
+// the work tree).
+func workTreeDocs(eng *gitvault.Engine, names []string, committed func(name, text string) bool) ([]Doc, error) {
+	out := make([]Doc, 0, len(names))
+	for _, name := range names {
+		rp, err := eng.ReadPage(name)
+		if err != nil {
+			return nil, fmt.Errorf("Cannot read page %s: %s", name, gitvault.ErrorMessage(err))
+		}
+		out = append(out, Doc{Path: PagesDir + "/" + name, Text: rp.Content, WorkTree: !committed(name, rp.Content)})
+	}
+	return out, nil
+}
+
+// Selection is what git echoes stale (and the echoes_stale tool) checks.
+type Selection struct {
+	Rev      string   // "" : the work tree's pages against HEAD; else the pages at Rev against Rev
+	Pages    []string // page arguments (see PageArg); none: every page
+	Memories bool     // also the ECC memories at the target
+}
+
+// Reports computes the reports of a selection through the verdict cache
+// of the workspace (.git/echoes/stale). writeErr is a cache file that
+// could not be written: the reports are right all the same.
+func Reports(eng *gitvault.Engine, sel Selection) (target string, reps []Report, writeErr, err error) {
+	repo, target, err := Repo(eng, sel.Rev)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	var want []string
+	for _, a := range sel.Pages {
+		p, err := PageArg(a)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		want = append(want, p)
+	}
+	var docs []Doc
+	switch {
+	case sel.Rev != "":
+		if docs, err = TreePages(repo, target); err != nil {
+			return "", nil, nil, fmt.Errorf("Cannot read the pages at %s: %s", short(target), err)
+		}
+	default:
+		names, err := eng.WS.PageNames()
+		if err != nil {
+			return "", nil, nil, fmt.Errorf("Cannot list the pages: %s", err)
+		}
+		if len(want) > 0 {
+			wanted := map[string]bool{}
+			for _, p := range want {
+				wanted[p] = true
+			}
+			kept := names[:0:0]
+			for _, n := range names {
+				if wanted[PagesDir+"/"+n] {
+					kept = append(kept, n)
+				}
+			}
+			names = kept
+		}
+		if docs, err = WorkTreePages(eng, repo, target, names); err != nil {
+			return "", nil, nil, err
+		}
+	}
+	if len(want) > 0 {
+		wanted := map[string]bool{}
+		for _, p := range want {
+			wanted[p] = true
+		}
+		kept := docs[:0:0]
+		for _, d := range docs {
+			if wanted[d.Path] {
+				kept = append(kept, d)
+				delete(wanted, d.Path)
+			}
+		}
+		for _, p := range want {
+			if wanted[p] {
+				return "", nil, nil, fmt.Errorf("Page does not exist: %s", strings.TrimPrefix(p, PagesDir+"/"))
+			}
+		}
+		docs = kept
+	}
+	if sel.Memories {
+		mems, err := TreeMemories(repo, target)
+		if err != nil {
+			return "", nil, nil, fmt.Errorf("Cannot read the memories at %s: %s", short(target), err)
+		}
+		docs = append(docs, mems...)
+	}
+	dir, err := eng.WS.LocalCacheDir("stale")
+	if err != nil {
+		return "", nil, nil, err
+	}
+	reps, writeErr, err = CheckCached(repo, target, docs, dir)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("Cannot compute freshness: %s", err)
+	}
+	return target, reps, writeErr, nil
+}
+
+// RecentPages returns the names (in pages/) of the at most n pages of the
+// target's tree changed most recently in its history, newest first: the
+// pages a resumed session is most likely to rely on, and the only ones
+// the SessionStart hook checks (their anchors are near the target, so
+// the walk and the verdicts read only the recent history). The walk is
+// git's revision order (newest committer date first) and reads at most
+// maxCommits commits (0: no bound).
+func RecentPages(repo *gitrepo.Repo, target string, n, maxCommits int) ([]string, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	k := &checker{repo: repo, tr: repo.NewTreeReader()}
+	defer k.tr.Close()
+	var err error
+	if k.shallow, err = repo.Shallow(); err != nil {
+		return nil, err
+	}
+	tc, err := k.header(target)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	found := map[string]bool{}
+	present := func(p string) (bool, error) {
+		rest := strings.TrimPrefix(p, PagesDir+"/")
+		if strings.Contains(rest, "/") || !strings.HasSuffix(rest, ".md") || found[rest] {
+			return false, nil
+		}
+		it, ok, err := k.tr.Entry(tc.Tree, p)
+		return ok && isFile(it.Mode), err
+	}
+	var q commitQueue
+	seen := map[string]bool{tc.Hash: true}
+	q.push(tc)
+	for walked := 0; q.Len() > 0 && len(out) < n && (maxCommits == 0 || walked < maxCommits); walked++ {
+		c := q.pop()
+		var ptrees []string
+		for _, p := range c.Parents {
+			pc, err := k.header(p)
+			if err != nil {
+				return nil, err
+			}
+			ptrees = append(ptrees, pc.Tree)
+			if !seen[p] {
+				seen[p] = true
+				q.push(pc)
+			}
+		}
+		if len(ptrees) == 0 {
+			ptrees = []string{""} // a root (or shallow) commit adds what it has
+		}
+		var changed []string
+		for _, pt := range ptrees[:1] { // first parent: what this commit brought to the line
+			if same, err := k.tr.SameEntry(pt, c.Tree, PagesDir); err != nil {
+				return nil, err
+			} else if same {
+				continue
+			}
+			_, added, err := k.tr.Changed(pt, c.Tree, PagesDir)
+			if err != nil {
+				return nil, err
+			}
+			for _, a := range added {
+				changed = append(changed, a.Path)
+			}
+		}
+		for _, p := range changed {
+			ok, err := present(p)
+			if err != nil {
+				return nil, err
+			}
+			if ok && len(out) < n {
+				name := strings.TrimPrefix(p, PagesDir+"/")
+				found[name] = true
+				out = append(out, name)
+			}
+		}
+	}
+	return out, nil
+}
+
+// Line is the one factual line an agent is told about a page that is
+// drifted or missing: "auth.md drifted: cites internal/auth/token.go,
+// changed in 3 commits since this page, last 2026-11-28 'rotate keys'",
+// naming its worst citation (the first of them), and how many more are
+// not fresh. "" for a page that is neither drifted nor missing.
+func (r Report) Line() string {
+	if !r.Verdict.Stale() {
+		return ""
+	}
+	var worst *Result
+	more := 0
+	for i := range r.Citations {
+		c := &r.Citations[i]
+		if !c.Verdict.Stale() {
+			continue
+		}
+		if worst == nil || c.Verdict.Worse(worst.Verdict) {
+			if worst != nil {
+				more++
+			}
+			worst = c
+		} else {
+			more++
+		}
+	}
+	if worst == nil {
+		return ""
+	}
+	s := path.Base(r.Path) + " " + string(r.Verdict) + ": cites " + worst.Citation.String() + ", " + worst.Why()
+	switch more {
+	case 0:
+	case 1:
+		s += " (and 1 more citation)"
+	default:
+		s += " (and " + strconv.Itoa(more) + " more citations)"
+	}
+	return s
+}
+
+// The SessionStart hook's caches, in .git/echoes/session (never part of a
+// tree; deleting it loses nothing): recent.json names the pages
+// RecentPages found for one target (and shallow boundary), and
+// verdicts.json is CheckCached's file for those few pages only, so that a
+// session started again at the same HEAD reads two small files instead
+// of walking history, and never parses the whole vault's verdicts.
+const recentVersion = 1
+
+type recentFile struct {
+	Version int      `json:"version"`
+	Target  string   `json:"target"`
+	Shallow string   `json:"shallow"`
+	N       int      `json:"n"`
+	Max     int      `json:"max"`
+	Names   []string `json:"names"`
+	// Texts holds the sha256 of each name's committed text (as the page
+	// reader decodes it), so that a warm session tells uncommitted
+	// changes without reading the tree.
+	Texts map[string]string `json:"texts"`
+}
+
+func textSum(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// RecentReports is what the SessionStart hook shows: the reports of the
+// at most n pages changed most recently in HEAD's history (RecentPages,
+// maxCommits walked at most) that the work tree has, read from the work
+// tree, checked against HEAD through the caches above. A cache that
+// cannot be written costs the next session the walk, nothing else.
+func RecentReports(eng *gitvault.Engine, n, maxCommits int) ([]Report, error) {
+	repo, target, err := Repo(eng, "")
+	if err != nil {
+		return nil, err
+	}
+	shallowSet, err := repo.Shallow()
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for id := range shallowSet {
+		ids = append(ids, id)
+	}
+	sortStrings(ids)
+	shallow := strings.Join(ids, " ")
+	dir := filepath.Join(repo.CommonDir(), "echoes", "session")
+	recentPath := filepath.Join(dir, "recent.json")
+	var rf recentFile
+	if data, err := fsx.ReadFile(recentPath); err != nil || json.Unmarshal(data, &rf) != nil ||
+		rf.Version != recentVersion || rf.Target != target || rf.Shallow != shallow || rf.N != n || rf.Max != maxCommits {
+		names, err := RecentPages(repo, target, n, maxCommits)
+		if err != nil {
+			return nil, err
+		}
+		texts, err := committedTexts(repo, target, names)
+		if err != nil {
+			return nil, err
+		}
+		rf = recentFile{Version: recentVersion, Target: target, Shallow: shallow, N: n, Max: maxCommits, Names: names, Texts: map[string]string{}}
+		for name, text := range texts {
+			rf.Texts[name] = textSum(text)
+		}
+		if data, err := json.Marshal(rf); err == nil {
+			_ = fsx.WriteFileAtomic(recentPath, data) // a cache: the next session walks again
+		}
+	}
+	if len(rf.Names) == 0 {
+		return nil, nil
+	}
+	present, err := eng.WS.PageNames()
+	if err != nil {
+		return nil, err
+	}
+	inTree := map[string]bool{}
+	for _, p := range present {
+		inTree[p] = true
+	}
+	var names []string
+	for _, p := range rf.Names {
+		if inTree[p] { // deleted in the work tree: not a page the agent has
+			names = append(names, p)
+		}
+	}
+	docs, err := workTreeDocs(eng, names, func(name, text string) bool {
+		sum, ok := rf.Texts[name]
+		return ok && sum == textSum(text)
+	})
+	if err != nil {
+		return nil, err
+	}
+	reps, _, err := CheckCached(repo, target, docs, dir)
+	return reps, err
+}

@@ -1,0 +1,156 @@
+package hooks
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
+	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+)
+
+// The SessionStart addition of issue 18 on the benchmark vault of
+// gitvault/freshness/bench_test.go and scripts/bench.sh (1,000 pages
+// citing 3,000 paths over 10,000 commits; each commit changes one line of
+// one cited file, every 50th also edits a page), checked out with an
+// initialized vault. BenchmarkSessionStartFreshness is the addition
+// (StaleLines: the recent pages, their verdicts, their lines);
+// BenchmarkSessionStartCard, the yardstick in the same run, is what the
+// hook did before (the read-only inspection and its card).
+// BenchmarkSessionStartFreshness is a session started again at the same
+// HEAD (the session cache warm), ...FreshnessCold one at a new HEAD.
+//
+//	go test ./hooks -run '^$' -bench SessionStart -benchtime 20x
+
+var benchVault struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func benchVaultDir(b *testing.B) string {
+	benchVault.once.Do(func() {
+		s := gitrepotest.New(b)
+		base, err := os.MkdirTemp("", "sessionstart-bench")
+		if err != nil {
+			benchVault.err = err
+			return
+		}
+		dir := s.Init(filepath.Join(base, "r"))
+		var stream strings.Builder
+		w := bufio.NewWriter(&stream)
+		writeBenchHistory(w, 10000, 1000, 3000)
+		w.Flush()
+		if _, err := s.Run(dir, nil, []byte(stream.String()), "fast-import", "--quiet"); err != nil {
+			benchVault.err = err
+			return
+		}
+		s.Git(dir, "reset", "-q", "--hard", "main")
+		eng, err := gitvault.Open(gitvault.Options{Workspace: dir})
+		if err == nil {
+			_, err = setup.Install(eng, "init")
+		}
+		if err != nil {
+			benchVault.err = err
+			return
+		}
+		s.Git(dir, "add", "-A")
+		s.Git(dir, "commit", "-qm", "vault")
+		s.Git(dir, "commit-graph", "write", "--reachable")
+		benchVault.dir = dir
+	})
+	if benchVault.err != nil {
+		b.Fatal(benchVault.err)
+	}
+	return benchVault.dir
+}
+
+// writeBenchHistory is the fast-import stream of the benchmark history
+// (the same as freshness's writeCitingHistory and bench.sh's awk).
+func writeBenchHistory(w *bufio.Writer, commits, pages, files int) {
+	file := func(f, version int) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package d%02d\n\n", f%100)
+		for l := 1; l <= 20; l++ {
+			if l == 10 {
+				fmt.Fprintf(&b, "// version %d of file %d\n", version, f)
+				continue
+			}
+			fmt.Fprintf(&b, "// line %d of file %d\n", l, f)
+		}
+		return b.String()
+	}
+	path := func(f int) string { return fmt.Sprintf("src/d%02d/f%04d.go", f%100, f) }
+	pageText := func(p, rev int) string {
+		return fmt.Sprintf("---\ntype: note\nstack: go\nstatus: active\nsummary: \"page %d\"\nsources:\n  - %s\n  - %s:8-12\n---\n\nSee `%s` (revision %d).\n",
+			p, path(3*p%files), path((3*p+1)%files), path((3*p+2)%files), rev)
+	}
+	data := func(s string) { fmt.Fprintf(w, "data %d\n%s\n", len(s), s) }
+	for c := 0; c < commits; c++ {
+		fmt.Fprintf(w, "commit refs/heads/main\ncommitter bench <bench@example.com> %d +0000\n", 1700000000+c*60)
+		data(fmt.Sprintf("commit %d", c))
+		if c == 0 {
+			for f := 0; f < files; f++ {
+				fmt.Fprintf(w, "M 100644 inline %s\n", path(f))
+				data(file(f, 0))
+			}
+			for p := 0; p < pages; p++ {
+				fmt.Fprintf(w, "M 100644 inline EchoesVault/pages/page-%04d.md\n", p)
+				data(pageText(p, 0))
+			}
+			continue
+		}
+		f := c * 7919 % files
+		fmt.Fprintf(w, "M 100644 inline %s\n", path(f))
+		data(file(f, c))
+		if c%50 == 0 {
+			p := c * 31 % pages
+			fmt.Fprintf(w, "M 100644 inline EchoesVault/pages/page-%04d.md\n", p)
+			data(pageText(p, c))
+		}
+	}
+}
+
+func BenchmarkSessionStartFreshness(b *testing.B) {
+	dir := benchVaultDir(b)
+	lines := StaleLines(dir)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if got := StaleLines(dir); len(got) != len(lines) {
+			b.Fatalf("%d lines, then %d", len(lines), len(got))
+		}
+	}
+	b.ReportMetric(float64(len(lines)), "lines")
+}
+
+// BenchmarkSessionStartFreshnessCold: the addition at a HEAD it has not
+// seen (its session cache removed before each call): the walk to the
+// recent pages and their verdicts from history.
+func BenchmarkSessionStartFreshnessCold(b *testing.B) {
+	dir := benchVaultDir(b)
+	cache := filepath.Join(dir, ".git", "echoes", "session")
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		if err := os.RemoveAll(cache); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if got := StaleLines(dir); len(got) == 0 {
+			b.Fatal("no line")
+		}
+	}
+}
+
+func BenchmarkSessionStartCard(b *testing.B) {
+	dir := benchVaultDir(b)
+	for i := 0; i < b.N; i++ {
+		if card := statusCard(dir); card == UnavailableCard {
+			b.Fatal("status unavailable")
+		}
+	}
+}
