@@ -16,6 +16,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -420,7 +421,7 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 			return err
 		}
 		h := c.hit
-		h.Score = math.Round(h.Score*1000) / 1000
+		h.Score = roundScore(h.Score)
 		h.Lines = bestLines(lm, c.body, c.line0, h.Source == SourcePage)
 		res.Hits = append(res.Hits, h)
 	}
@@ -452,6 +453,23 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 		}
 	}
 	return nil
+}
+
+// roundScore keeps four significant digits of a BM25 score. It used to be
+// rounded to three decimals, which printed a real hit as 0.0 (issue 17):
+// FTS5's bm25 floors the IDF of a term found in half the documents or
+// more at 1e-6 (a small vault: a page and the pages linking to it), so
+// every hit of such a term scores around 1e-6. Four significant digits
+// keep a positive score positive and the order of the scores.
+func roundScore(x float64) float64 {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return x
+	}
+	v, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 4, 64), 64)
+	if err != nil {
+		return x
+	}
+	return v
 }
 
 // bestLines picks up to maxLines lines that satisfy the most query

@@ -50,6 +50,7 @@ type doc struct {
 	body              string // the text lines are numbered in
 	bodyLine          int    // line number of body's first line
 	ftsBody           string // the text the body column indexes
+	ftsTitle          string // the text the title column indexes, when not title
 	analyzed          *ftsRow
 }
 
@@ -382,7 +383,11 @@ func analyzeDoc(d *doc) *ftsRow {
 		a.cols.Append(text, &stems, &wholes, &surfaces)
 		return string(stems)
 	}
-	r := &ftsRow{title: col(d.title), summary: col(d.summary), body: col(d.ftsBody), tags: col(strings.Join(d.tags, " "))}
+	title := d.title
+	if d.ftsTitle != "" {
+		title = d.ftsTitle
+	}
+	r := &ftsRow{title: col(title), summary: col(d.summary), body: col(d.ftsBody), tags: col(strings.Join(d.tags, " "))}
 	r.whole = string(wholes)
 	r.surface = uniqueSurfaces(string(surfaces), a.seen)
 	return r
@@ -457,6 +462,10 @@ func pageDoc(f fileState, text string) doc {
 	d.ftsBody = body
 	d.title = strings.TrimSuffix(f.rel, filepath.Ext(f.rel))
 	if m := headingRe.FindStringSubmatch(body); m != nil {
+		// The page's name is what a [[link]] to it says: it is indexed
+		// with the heading, or a page that only links to this one would
+		// match the name where this page does not (issue 17).
+		d.ftsTitle = d.title + "\n" + m[1]
 		d.title = m[1]
 	}
 	if info.Deprecated {
