@@ -232,20 +232,38 @@ func open(ws *gitvault.Workspace, src sourceSet, rebuild bool) (*store, IndexRep
 		rep.Reason = "--rebuild"
 	}
 	rep.Rebuilt = true
-	s, err := createGeneration(dir, ws.Root)
-	if err != nil {
-		return nil, rep, gitvault.WrapError(err, "Cannot create the find index in "+dir+": "+err.Error())
-	}
 	// A new generation indexes every source, so later queries with other
 	// options find it complete.
 	all := sourceSet{pages: true, daily: true, memory: true, scopes: src.scopes}
-	st, err := s.syncAll(ws, all, roots)
+	s, err := createGeneration(dir, ws.Root)
+	var st syncStats
 	if err == nil {
-		err = s.publish()
+		st, err = s.syncAll(ws, all, roots)
+		if err != nil && !isIndexError(err) {
+			s.discard()
+			return nil, rep, err // the vault, not the index, failed
+		}
+		if err == nil {
+			err = s.publish()
+		}
+		if err != nil {
+			s.discard()
+		}
 	}
 	if err != nil {
-		s.discard()
-		return nil, rep, err
+		// The index could not be written (its directory deleted while
+		// this query built it, a full or read-only disk): it is a cache,
+		// so the query is answered from a generation held in memory
+		// instead, and the next query builds it again (issue 19: deleting
+		// the index mid-query loses nothing).
+		rep.Reason += "; the index could not be written (" + err.Error() + "): answered from memory"
+		if s, err = createMemory(ws.Root); err != nil {
+			return nil, rep, err
+		}
+		if st, err = s.syncAll(ws, all, roots); err != nil {
+			s.close()
+			return nil, rep, err
+		}
 	}
 	rep.Updated, rep.Removed = st.updated, st.removed
 	return s, rep, nil
