@@ -15,13 +15,21 @@ import (
 // Such caches are never authoritative: deleting one loses
 // nothing, and a reader that cannot trust one rebuilds it (design, "Beyond
 // the seeds": caches and indexes keyed by file identity).
+//
+// The common directory is found from the .git entry and the commondir file
+// alone (gitrepo.CommonDirAt), not by opening the repository: every find
+// and every hydrate asks, and opening reads the configuration with its
+// includes, the Git index (100,000 entries on a large vault) and the
+// exclude files only to learn a path (issue 19). TestLocalCacheDir
+// and find's TestCacheDirIsLocalCacheDir keep it equal to what gitrepo.Open
+// reports, linked worktrees included.
 func (ws *Workspace) LocalCacheDir(name string) (string, error) {
 	if !ws.InGit {
 		return filepath.Join(ws.RuntimeDir, "cache", name), nil
 	}
-	repo, err := gitrepo.Open(ws.Root)
+	common, err := gitrepo.CommonDirAt(ws.Root)
 	if err != nil {
 		return "", Wrapf(err, "Cannot open the Git repository at %s", ws.Root)
 	}
-	return filepath.Join(repo.CommonDir(), "echoes", name), nil
+	return filepath.Join(common, "echoes", name), nil
 }

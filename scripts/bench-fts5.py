@@ -109,7 +109,9 @@ def main():
     # FTS5 needs the old values for the delete: read back from docs).
     t = time.perf_counter()
     with db:
-        rid, body = db.execute("SELECT id, body FROM docs WHERE key LIKE 'page:%' ORDER BY id LIMIT 1 OFFSET 5000").fetchone()
+        # The middle page (page-05000 of the 10,000-page vault).
+        half = db.execute("SELECT count(*) FROM docs WHERE key LIKE 'page:%'").fetchone()[0] // 2
+        rid, body = db.execute("SELECT id, body FROM docs WHERE key LIKE 'page:%' ORDER BY id LIMIT 1 OFFSET ?", (half,)).fetchone()
         db.execute("INSERT INTO fts(fts, rowid, title, summary, body, tags) VALUES ('delete', ?, '', '', ?, '')", (rid, body))
         db.execute("UPDATE docs SET body = ? WHERE id = ?", (body + "\nedit\n", rid))
         db.execute("INSERT INTO fts(rowid, title, summary, body, tags) VALUES (?, '', '', ?, '')", (rid, body + "\nedit\n"))

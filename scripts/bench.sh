@@ -258,6 +258,32 @@ page="$f/EchoesVault/pages/page-05000.md"
 label="git echoes find after one changed page"; best sh -c "echo edit >> '$page' && cd '$f' && '$ge' find 'token refresh'"
 printf '%6s MB  git echoes find index\n' "$(du -sm "$fcache" | cut -f1)"
 python3 scripts/bench-fts5.py "$f" "${queries[@]}" | sed 's/^/        /'
+if command -v farm-bench >/dev/null; then
+  echo "== find first build, paired with Python's FTS5 build (farm-bench, quote the median cpu)"
+  farm-bench -n 5 --timeout 600 --vs "python3 scripts/bench-fts5.py --build-only $f" -- "$ge" --workspace "$f" find --rebuild
+fi
+
+# The same on real technical prose (issue 19): about 2,700 pages cut from
+# the Markdown documentation in the Go module cache and GOROOT
+# (scripts/prose-corpus.py), where a query matches a few documents, not
+# all of them. Skipped, with the generator's message, without that source.
+p="$work/prose"
+if [ ! -d "$p/EchoesVault/pages" ] && python3 scripts/prose-corpus.py "$p"; then
+  git init -q "$p" && (cd "$p" && "$ge" init >/dev/null)
+fi
+if [ -d "$p/EchoesVault/pages" ]; then
+  pq=("context cancellation" "module proxy" "goroutine leak" "connection pool timeout" "tracing")
+  echo "== ranked search: $(ls "$p/EchoesVault/pages" | wc -l) pages of real prose"
+  label="git echoes find, first build (prose)"; best sh -c "cd '$p' && '$ge' find --rebuild"
+  (cd "$p" && "$ge" find warm >/dev/null)
+  for q in "${pq[@]:0:2}"; do
+    label="git echoes find '$q' (prose, warm, whole process)"; best sh -c "cd '$p' && '$ge' find '$q'"
+  done
+  python3 scripts/bench-fts5.py "$p" "${pq[@]}" | sed 's/^/        /'
+  if command -v farm-bench >/dev/null; then
+    farm-bench -n 5 --timeout 300 --vs "python3 scripts/bench-fts5.py --build-only $p" -- "$ge" --workspace "$p" find --rebuild
+  fi
+fi
 
 # hydrate with the page cache (issue 12, "One cache for every reader"):
 # every run is a new process that loads the cache file. "full rebuild" runs

@@ -164,7 +164,7 @@ func refreshFindIndex(ws *gitvault.Workspace) {
 	if !ws.InGit {
 		return
 	}
-	if dir, err := ws.LocalCacheDir("find"); err != nil || !fsx.IsDirNoFollow(dir) {
+	if dir, err := find.CacheDir(ws); err != nil || !fsx.IsDirNoFollow(dir) {
 		return
 	}
 	_ = find.Refresh(ws)

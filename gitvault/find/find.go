@@ -16,6 +16,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -231,20 +232,38 @@ func open(ws *gitvault.Workspace, src sourceSet, rebuild bool) (*store, IndexRep
 		rep.Reason = "--rebuild"
 	}
 	rep.Rebuilt = true
-	s, err := createGeneration(dir, ws.Root)
-	if err != nil {
-		return nil, rep, gitvault.WrapError(err, "Cannot create the find index in "+dir+": "+err.Error())
-	}
 	// A new generation indexes every source, so later queries with other
 	// options find it complete.
 	all := sourceSet{pages: true, daily: true, memory: true, scopes: src.scopes}
-	st, err := s.syncAll(ws, all, roots)
+	s, err := createGeneration(dir, ws.Root)
+	var st syncStats
 	if err == nil {
-		err = s.publish()
+		st, err = s.syncAll(ws, all, roots)
+		if err != nil && !isIndexError(err) {
+			s.discard()
+			return nil, rep, err // the vault, not the index, failed
+		}
+		if err == nil {
+			err = s.publish()
+		}
+		if err != nil {
+			s.discard()
+		}
 	}
 	if err != nil {
-		s.discard()
-		return nil, rep, err
+		// The index could not be written (its directory deleted while
+		// this query built it, a full or read-only disk): it is a cache,
+		// so the query is answered from a generation held in memory
+		// instead, and the next query builds it again (issue 19: deleting
+		// the index mid-query loses nothing).
+		rep.Reason += "; the index could not be written (" + err.Error() + "): answered from memory"
+		if s, err = createMemory(ws.Root); err != nil {
+			return nil, rep, err
+		}
+		if st, err = s.syncAll(ws, all, roots); err != nil {
+			s.close()
+			return nil, rep, err
+		}
 	}
 	rep.Updated, rep.Removed = st.updated, st.removed
 	return s, rep, nil
@@ -420,7 +439,7 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 			return err
 		}
 		h := c.hit
-		h.Score = math.Round(h.Score*1000) / 1000
+		h.Score = roundScore(h.Score)
 		h.Lines = bestLines(lm, c.body, c.line0, h.Source == SourcePage)
 		res.Hits = append(res.Hits, h)
 	}
@@ -452,6 +471,23 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 		}
 	}
 	return nil
+}
+
+// roundScore keeps four significant digits of a BM25 score. It used to be
+// rounded to three decimals, which printed a real hit as 0.0 (issue 17):
+// FTS5's bm25 floors the IDF of a term found in half the documents or
+// more at 1e-6 (a small vault: a page and the pages linking to it), so
+// every hit of such a term scores around 1e-6. Four significant digits
+// keep a positive score positive and the order of the scores.
+func roundScore(x float64) float64 {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return x
+	}
+	v, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 4, 64), 64)
+	if err != nil {
+		return x
+	}
+	return v
 }
 
 // bestLines picks up to maxLines lines that satisfy the most query

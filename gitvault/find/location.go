@@ -1,25 +1,18 @@
 package find
 
 import (
-	"path/filepath"
-
 	"github.com/git-echoes/git-echoes/gitvault"
-	"github.com/git-echoes/git-echoes/internal/gitrepo"
 )
 
-// cacheDir is ws.LocalCacheDir("find") without opening the repository
-// (issue 19: every query opened it, configuration with includes, the Git
-// index and the exclude files, only to learn where the index lives): in
-// Git the common directory is found from the .git entry and the commondir
-// file alone (gitrepo.CommonDirAt); TestCacheDirIsLocalCacheDir keeps the
-// two in step.
+// cacheDir is where the index lives: ws.LocalCacheDir("find"), which finds
+// the Git common directory from the .git entry and the commondir file
+// alone (issue 19: every query used to open the whole repository,
+// configuration with includes, the Git index and the exclude files, only
+// to learn this path).
 func cacheDir(ws *gitvault.Workspace) (string, error) {
-	if !ws.InGit {
-		return ws.LocalCacheDir("find")
-	}
-	common, err := gitrepo.CommonDirAt(ws.Root)
-	if err != nil {
-		return "", gitvault.WrapError(err, "Cannot open the Git repository at "+ws.Root+": "+err.Error())
-	}
-	return filepath.Join(common, "echoes", "find"), nil
+	return ws.LocalCacheDir("find")
 }
+
+// CacheDir is the directory of the ranked-search index of ws (it may not
+// exist): hydrate refreshes an index only where one was built.
+func CacheDir(ws *gitvault.Workspace) (string, error) { return cacheDir(ws) }

@@ -7,12 +7,15 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/internal/fsx"
+	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
-// cacheDir, the cheap location of the index, is where LocalCacheDir puts
-// it: outside Git, in Git, and in a linked worktree (one index directory
-// under the shared common directory).
+// cacheDir, the cheap location of the index (LocalCacheDir, which reads
+// only the .git entry and commondir), is under the common directory that
+// opening the repository reports: in Git, and in a linked worktree (one
+// index directory under the shared common directory); outside Git, under
+// the runtime directory.
 func TestCacheDirIsLocalCacheDir(t *testing.T) {
 	for _, inGit := range []bool{false, true} {
 		eng := newVault(t, inGit)
@@ -37,9 +40,13 @@ func TestCacheDirIsLocalCacheDir(t *testing.T) {
 			wss = append(wss, le.WS)
 		}
 		for _, ws := range wss {
-			want, err := ws.LocalCacheDir("find")
-			if err != nil {
-				t.Fatal(err)
+			want := filepath.Join(ws.RuntimeDir, "cache", "find")
+			if inGit {
+				repo, err := gitrepo.Open(ws.Root)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = filepath.Join(repo.CommonDir(), "echoes", "find")
 			}
 			got, err := cacheDir(ws)
 			if err != nil {

@@ -50,6 +50,7 @@ type doc struct {
 	body              string // the text lines are numbered in
 	bodyLine          int    // line number of body's first line
 	ftsBody           string // the text the body column indexes
+	ftsTitle          string // the text the title column indexes, when not title
 	analyzed          *ftsRow
 }
 
@@ -355,26 +356,64 @@ func hashBytes(b []byte) string {
 // ftsRow is a document's analyzed columns.
 type ftsRow struct{ title, summary, body, tags, whole, surface string }
 
+// analyzer is what one goroutine analyzing documents keeps: its
+// analysis.Columns (with its own stem cache) and the set uniqueSurfaces
+// reuses.
+type analyzer struct {
+	cols *analysis.Columns
+	seen map[string]struct{}
+}
+
 // columnsPool holds the analyzers of the goroutines that analyze
-// documents (each keeps its own stem cache).
-var columnsPool = sync.Pool{New: func() any { return analysis.NewColumns() }}
+// documents.
+var columnsPool = sync.Pool{New: func() any {
+	return &analyzer{cols: analysis.NewColumns(), seen: make(map[string]struct{}, 1024)}
+}}
 
 // analyzeDoc renders a document's full-text columns: each text column's
 // stems, and over all four the stemmed wholes and the surfaces (issue 12;
-// analysis.Columns, the same terms as analysis.Analyze).
+// analysis.Columns, the same terms as analysis.Analyze). The surfaces
+// are written once each (uniqueSurfaces).
 func analyzeDoc(d *doc) *ftsRow {
-	x := columnsPool.Get().(*analysis.Columns)
-	defer columnsPool.Put(x)
+	a := columnsPool.Get().(*analyzer)
+	defer columnsPool.Put(a)
 	var wholes, surfaces []byte
 	col := func(text string) string {
 		var stems []byte
-		x.Append(text, &stems, &wholes, &surfaces)
+		a.cols.Append(text, &stems, &wholes, &surfaces)
 		return string(stems)
 	}
-	r := &ftsRow{title: col(d.title), summary: col(d.summary), body: col(d.ftsBody), tags: col(strings.Join(d.tags, " "))}
+	title := d.title
+	if d.ftsTitle != "" {
+		title = d.ftsTitle
+	}
+	r := &ftsRow{title: col(title), summary: col(d.summary), body: col(d.ftsBody), tags: col(strings.Join(d.tags, " "))}
 	r.whole = string(wholes)
-	r.surface = string(surfaces)
+	r.surface = uniqueSurfaces(string(surfaces), a.seen)
 	return r
+}
+
+// uniqueSurfaces keeps the first occurrence of each space-separated term
+// of s, in order. The surface column serves prefix clauses alone (word*,
+// Query.match: no phrase and no other clause reads it), for which a
+// document either has a surface form with the prefix or not; writing
+// each form once instead of once per occurrence halves the terms SQLite
+// tokenizes and indexes in a first build (issue 19: the surfaces were
+// as many as the stems). A prefix hit's surface term frequency is 1.
+func uniqueSurfaces(s string, seen map[string]struct{}) string {
+	clear(seen)
+	out := make([]byte, 0, len(s)/2)
+	for t := range strings.FieldsSeq(s) {
+		if _, dup := seen[t]; dup {
+			continue
+		}
+		seen[t] = struct{}{}
+		if len(out) > 0 {
+			out = append(out, ' ')
+		}
+		out = append(out, t...)
+	}
+	return string(out)
 }
 
 // tagField stores tags as " a b " so a tag filter is one instr().
@@ -425,6 +464,10 @@ func pageDoc(f fileState, text string) doc {
 	d.ftsBody = body
 	d.title = strings.TrimSuffix(f.rel, filepath.Ext(f.rel))
 	if m := headingRe().FindStringSubmatch(body); m != nil {
+		// The page's name is what a [[link]] to it says: it is indexed
+		// with the heading, or a page that only links to this one would
+		// match the name where this page does not (issue 17).
+		d.ftsTitle = d.title + "\n" + m[1]
 		d.title = m[1]
 	}
 	if info.Deprecated {
