@@ -341,7 +341,7 @@ func (w *Watcher) Sync() (uint64, bool) {
 	w.mu.Unlock()
 
 	path := filepath.Join(w.cookieDir, name)
-	err := fsx.CreateFileExclusive(path, nil)
+	err := fsx.CreateMarker(path)
 	ok := err == nil
 	if ok {
 		t := time.NewTimer(w.opt.Timeout)

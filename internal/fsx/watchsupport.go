@@ -28,3 +28,14 @@ func RemoveTree(dir string) error { return os.RemoveAll(dir) }
 // ReadDirEntries lists a directory; the entries' types are those of the
 // names themselves (a symlink is a symlink, never its target).
 func ReadDirEntries(dir string) ([]fs.DirEntry, error) { return os.ReadDir(dir) }
+
+// CreateMarker creates an empty file exclusively, without syncing it: a
+// name whose only purpose is the change event it causes (the watcher's
+// barrier), not its durability.
+func CreateMarker(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
