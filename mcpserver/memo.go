@@ -3,7 +3,10 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -81,8 +84,21 @@ const (
 	memoBytes   = 32 << 20
 )
 
+// MemoStats counts what the memo did (Config.Stats): mcp --verbose
+// reports it at the end of a session, and tests check that the memo was
+// used at all.
+type MemoStats struct {
+	Hits, Misses, Unproven atomic.Int64
+}
+
+func (s *MemoStats) String() string {
+	return fmt.Sprintf("answers from memory: %d, computed: %d, computed without proof of freshness: %d",
+		s.Hits.Load(), s.Misses.Load(), s.Unproven.Load())
+}
+
 type memo struct {
-	w *fswatch.Watcher
+	w     *fswatch.Watcher
+	stats *MemoStats
 
 	mu      sync.Mutex
 	entries map[string]memoEntry
@@ -90,13 +106,17 @@ type memo struct {
 }
 
 type memoEntry struct {
-	gen  uint64
-	res  *mcp.CallToolResult
-	size int
+	trees string // the trees gen counts (generations of other trees are not comparable)
+	gen   uint64
+	res   *mcp.CallToolResult
+	size  int
 }
 
-func newMemo(w *fswatch.Watcher) *memo {
-	return &memo{w: w, entries: map[string]memoEntry{}}
+func newMemo(w *fswatch.Watcher, stats *MemoStats) *memo {
+	if stats == nil {
+		stats = &MemoStats{}
+	}
+	return &memo{w: w, stats: stats, entries: map[string]memoEntry{}}
 }
 
 // install wraps the run of every memo tool in tools.
@@ -109,7 +129,7 @@ func (m *memo) install(cfg *Config, tools []*tool) {
 	// another id needs the same scan.
 	cfg.memoryCache.SetFreshness(func(dirs []string) (uint64, bool) {
 		m.w.Watch(dirs...)
-		return m.w.Sync()
+		return m.w.Sync(dirs...)
 	})
 	for _, t := range tools {
 		if trees, ok := memoTools[t.def.Name]; ok {
@@ -133,8 +153,9 @@ func (m *memo) wrap(cfg *Config, name string, trees func(*Config) ([]string, str
 		// Trees are watched before the barrier: a tree new to the watcher
 		// moves the generation, so nothing stored before counts for it.
 		m.w.Watch(dirs...)
-		gen, fresh := m.w.Sync()
+		gen, fresh := m.w.Sync(dirs...)
 		if !fresh {
+			m.stats.Unproven.Add(1)
 			return run(ctx, args)
 		}
 		proto, _ := ctx.Value(protocolKey{}).(string)
@@ -144,12 +165,14 @@ func (m *memo) wrap(cfg *Config, name string, trees func(*Config) ([]string, str
 		}
 		key := name + "\x00" + proto + "\x00" + lone + "\x00" + rootsKey + "\x00" + pyjson.Compact(args.Value())
 		if res, ok := m.get(key, gen); ok {
+			m.stats.Hits.Add(1)
 			return res, nil
 		}
+		m.stats.Misses.Add(1)
 		res, err := run(ctx, args)
 		if err == nil && res != nil && !res.IsError {
 			structured(res) // once, here: handle leaves a result that has it alone
-			m.put(key, gen, res)
+			m.put(key, strings.Join(dirs, "\x00"), gen, res)
 		}
 		return res, err
 	}
@@ -167,7 +190,7 @@ func (m *memo) get(key string, gen uint64) (*mcp.CallToolResult, bool) {
 	return &cp, true
 }
 
-func (m *memo) put(key string, gen uint64, res *mcp.CallToolResult) {
+func (m *memo) put(key, trees string, gen uint64, res *mcp.CallToolResult) {
 	size := len(key)
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
@@ -185,9 +208,10 @@ func (m *memo) put(key string, gen uint64, res *mcp.CallToolResult) {
 		m.bytes -= old.size
 		delete(m.entries, key)
 	}
-	// Entries of an older generation can never be given again.
+	// Entries of an older generation of the same trees can never be given
+	// again.
 	for k, e := range m.entries {
-		if e.gen != gen {
+		if e.trees == trees && e.gen != gen {
 			m.bytes -= e.size
 			delete(m.entries, k)
 		}
@@ -203,6 +227,6 @@ func (m *memo) put(key string, gen uint64, res *mcp.CallToolResult) {
 		}
 	}
 	cp := *res
-	m.entries[key] = memoEntry{gen: gen, res: &cp, size: size}
+	m.entries[key] = memoEntry{trees: trees, gen: gen, res: &cp, size: size}
 	m.bytes += size
 }

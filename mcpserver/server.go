@@ -74,6 +74,8 @@ type Config struct {
 	// from memory while it proves nothing they read changed (memo.go,
 	// issue 19); nil: every call revalidates.
 	Watcher *fswatch.Watcher
+	// Stats, when set, counts the memo's answers (memo.go).
+	Stats *MemoStats
 
 	// memoryCache lives as long as the server (New): memory scans reuse
 	// unchanged files, revalidated on every call.
@@ -143,7 +145,7 @@ func New(cfg Config) (*mcp.Server, error) {
 		tools = append(tools, findTool(&cfg))
 		tools = append(tools, reviewTools(&cfg)...) // review.go (issue 9)
 	}
-	newMemo(cfg.Watcher).install(&cfg, tools)
+	newMemo(cfg.Watcher, cfg.Stats).install(&cfg, tools)
 	version := cfg.Version
 	if version == "" {
 		version = "dev"

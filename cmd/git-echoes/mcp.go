@@ -142,9 +142,9 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cfg.Engine = eng
 	}
 	if !*noWatch {
-		w := startMCPWatch(stderr, *verbose) // mcpwatch.go (issue 19)
-		defer w.Close()
-		cfg.Watcher = w
+		w, stats, done := startMCPWatch(stderr, *verbose) // mcpwatch.go (issue 19)
+		defer done()
+		cfg.Watcher, cfg.Stats = w, stats
 	}
 	server, err := mcpserver.New(cfg)
 	if err != nil {

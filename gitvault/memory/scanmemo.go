@@ -90,7 +90,9 @@ func (c *Cache) rememberScan(t scanToken, res *scanResult) {
 	defer c.mu.Unlock()
 	kept := c.memo.scans[:0]
 	for _, k := range c.memo.scans {
-		if k.key != t.key && k.gen == t.gen { // an older generation is never reused
+		// The same roots' older generation is never reused; other roots'
+		// generations count other trees and are kept (bounded below).
+		if k.key != t.key {
 			kept = append(kept, k)
 		}
 	}

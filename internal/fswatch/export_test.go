@@ -17,3 +17,10 @@ func (w *Watcher) Watched() []string {
 	sort.Strings(out)
 	return out
 }
+
+// Generation is the generation of all trees, without a barrier.
+func (w *Watcher) Generation() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.genLocked(nil)
+}

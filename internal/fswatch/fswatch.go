@@ -9,9 +9,10 @@
 //
 // # The contract
 //
-// Sync returns a generation and ok. When ok is true, every change to a
-// name under the watched trees that completed before Sync was called has
-// been counted in the generation it returns (the generation moved past any
+// Sync returns a generation (of the trees it is asked about) and ok. When
+// ok is true, every change to a name under those trees (or on their paths)
+// that completed before Sync was called has been counted in the generation
+// it returns (the generation moved past any
 // value an earlier Sync returned before that change). A caller that keeps
 // an answer computed after a Sync that returned (g, true) may therefore
 // reuse it while later Syncs return (g, true) too: nothing it depended on
@@ -139,7 +140,8 @@ type Watcher struct {
 	fw  *fsnotify.Watcher
 
 	mu       sync.Mutex
-	gen      uint64
+	global   uint64            // moves for everything: overflows, errors, failed barriers, new trees
+	counts   map[string]uint64 // per tree: the events that concern it
 	roots    []string
 	watched  map[string]fsx.Ident // directory -> identity when watched
 	failed   string               // why the last reconcile could not watch everything ("" when it could)
@@ -180,7 +182,7 @@ func newWatcher(opt Options, hold chan struct{}) *Watcher {
 	if opt.Timeout <= 0 {
 		opt.Timeout = 2 * time.Second
 	}
-	w := &Watcher{opt: opt, watched: map[string]fsx.Ident{}, waiters: map[string]chan struct{}{}, hold: hold, done: make(chan struct{})}
+	w := &Watcher{opt: opt, watched: map[string]fsx.Ident{}, counts: map[string]uint64{}, waiters: map[string]chan struct{}{}, hold: hold, done: make(chan struct{})}
 	fw, err := fsnotify.NewWatcher() // unbuffered: events and errors keep their order (see the package doc)
 	if err != nil {
 		w.fatal = "cannot start change notification: " + err.Error()
@@ -247,7 +249,7 @@ func (w *Watcher) Watch(roots ...string) {
 		}
 	}
 	if added && w.fw != nil {
-		w.gen++
+		w.global++
 		w.reconcileLocked()
 	}
 	w.noteLocked()
@@ -307,30 +309,41 @@ func (w *Watcher) noteLocked() {
 	w.lastMode = s.Mode
 }
 
-// Generation is the current count, without a barrier (for tests and
-// diagnostics; callers deciding freshness use Sync).
-func (w *Watcher) Generation() uint64 {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.gen
+// genLocked is the generation of trees (all of them when none is named):
+// the global count plus each tree's own. Every count only grows, so the
+// sum moves whenever any part of it does.
+func (w *Watcher) genLocked(trees []string) uint64 {
+	g := w.global
+	if len(trees) == 0 {
+		for _, c := range w.counts {
+			g += c
+		}
+		return g
+	}
+	for _, t := range trees {
+		g += w.counts[filepath.Clean(t)]
+	}
+	return g
 }
 
-// Sync is the barrier: see the package documentation.
-func (w *Watcher) Sync() (uint64, bool) {
+// Sync is the barrier: see the package documentation. The generation it
+// returns is that of the named trees (each must have been given to Watch;
+// none: all trees), so a change in one tree does not move another's.
+func (w *Watcher) Sync(trees ...string) (uint64, bool) {
 	w.mu.Lock()
 	if w.fatal != "" || w.fw == nil {
-		g := w.gen
+		g := w.genLocked(trees)
 		w.mu.Unlock()
 		return g, false
 	}
 	if w.failed != "" && time.Now().After(w.retryAt) {
 		// A watch limit or a symlinked component may have gone away.
-		w.gen++
+		w.global++
 		w.reconcileLocked()
 		w.noteLocked()
 	}
 	if w.failed != "" {
-		g := w.gen
+		g := w.genLocked(trees)
 		w.mu.Unlock()
 		return g, false
 	}
@@ -361,10 +374,10 @@ func (w *Watcher) Sync() (uint64, bool) {
 	delete(w.waiters, name)
 	if !ok {
 		// The next call must not trust anything counted before.
-		w.gen++
-		return w.gen, false
+		w.global++
+		return w.genLocked(trees), false
 	}
-	return w.gen, w.failed == "" && w.fatal == ""
+	return w.genLocked(trees), w.failed == "" && w.fatal == ""
 }
 
 func (w *Watcher) loop() {
@@ -399,7 +412,7 @@ func (w *Watcher) handleError(err error) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.gen++
+	w.global++
 	if errors.Is(err, fsnotify.ErrEventOverflow) {
 		// Events were dropped, directory creations among them perhaps:
 		// everything counts as changed and every watch is checked again.
@@ -428,7 +441,6 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 	if !inTree && !onPath {
 		return // another entry of an ancestor directory
 	}
-	w.gen++
 	w.events++
 	switch {
 	case onPath:
@@ -449,15 +461,20 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 	w.noteLocked()
 }
 
-// classify: inTree when name is at or below a root; onPath when name is a
-// root or one of its ancestors (the entry an ancestor's watch cares about).
+// classify: inTree when name is below a root; onPath when name is a root
+// or one of its ancestors (the entry an ancestor's watch cares about).
+// Each root concerned has its count moved.
 func (w *Watcher) classify(name string) (inTree, onPath bool) {
 	for _, r := range w.roots {
+		hit := false
 		if name == r || strings.HasPrefix(r, name+string(filepath.Separator)) || (strings.HasSuffix(name, string(filepath.Separator)) && strings.HasPrefix(r, name)) {
-			onPath = true
+			onPath, hit = true, true
 		}
 		if strings.HasPrefix(name, r+string(filepath.Separator)) {
-			inTree = true
+			inTree, hit = true, true
+		}
+		if hit {
+			w.counts[r]++
 		}
 	}
 	return inTree, onPath
@@ -579,7 +596,7 @@ func (w *Watcher) watchLocked(dir string, id fsx.Ident) bool {
 	cur, err := fsx.LstatIdent(dir)
 	if err != nil || !cur.SameFile(id) || cur.Mode&fs.ModeType != fs.ModeDir {
 		_ = w.fw.Remove(dir)
-		w.gen++
+		w.global++
 		return false
 	}
 	w.watched[dir] = id

@@ -370,3 +370,31 @@ func waitMode(t *testing.T, w *fswatch.Watcher, mode fswatch.Mode) {
 	}
 	t.Fatalf("watcher did not reach %s: %s", mode, w.State())
 }
+
+func TestTreesHaveTheirOwnGenerations(t *testing.T) {
+	skipWithoutBarrier(t)
+	parent := tempDir(t)
+	a, b := filepath.Join(parent, "a"), filepath.Join(parent, "b")
+	for _, d := range []string{a, b} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := newWatcher(t, a, b)
+	ga, _ := w.Sync(a)
+	gb, _ := w.Sync(b)
+	write(t, filepath.Join(a, "p.md"), "x\n")
+	if g, ok := w.Sync(b); !ok || g != gb {
+		t.Fatalf("a change in a moved b's generation (%d -> %d, ok %v)", gb, g, ok)
+	}
+	if g, ok := w.Sync(a); !ok || g == ga {
+		t.Fatalf("a change in a left a's generation at %d (ok %v)", g, ok)
+	}
+	// A change on b's path (b renamed away) moves b's.
+	if err := os.Rename(b, b+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if g, ok := w.Sync(b); !ok || g == gb {
+		t.Fatalf("b renamed away left b's generation at %d (ok %v)", g, ok)
+	}
+}
