@@ -32,6 +32,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
+	"github.com/git-echoes/git-echoes/internal/fswatch"
 )
 
 // Config is what one viewer serves.
@@ -53,6 +54,7 @@ type Config struct {
 	History History
 	// Review, when set, adds the review view (git echoes diff).
 	Review Reviewer
+	Watch  *fswatch.Watcher // change notification, shown by WatchState (watch.go, issue 19)
 }
 
 // Server is the viewer's http.Handler.

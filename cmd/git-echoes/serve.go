@@ -109,6 +109,8 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if eng.WS.InGit {
 		cfg.Review = &viewer.DiffReview{Engine: eng}
 	}
+	cfg.Watch = viewer.WatchTrees(eng, roots, *scope == "user", nil) // issue 19: state for the views
+	defer cfg.Watch.Close()
 	srv, err := viewer.New(cfg)
 	if err != nil {
 		closeAll(listeners)
