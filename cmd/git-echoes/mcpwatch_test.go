@@ -278,7 +278,7 @@ func TestMCPWatchStress(t *testing.T) {
 			fmt.Fprintf(f, "probe-%06d;\n", round)
 			f.Close()
 		}
-		if text := ok(t, s, "echoes_search", map[string]any{"query": "probe-"}); !strings.Contains(text, fmt.Sprintf("probe-%06d;", round-round%3)) {
+		if _, text, _ := logged(t, s, logPath, "echoes_search", map[string]any{"query": "probe-"}); !strings.Contains(text, fmt.Sprintf("probe-%06d;", round-round%3)) {
 			t.Fatalf("round %d: echoes_search right after this process's write did not see it:\n%s", round, text)
 		}
 
