@@ -32,6 +32,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
+	"github.com/git-echoes/git-echoes/internal/fswatch"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
@@ -68,6 +69,13 @@ type Config struct {
 	MemoryMaxOutput int
 	// Version is reported as serverInfo.version.
 	Version string
+
+	// Watcher, when set, lets the read-only search and read tools answer
+	// from memory while it proves nothing they read changed (memo.go,
+	// issue 19); nil: every call revalidates.
+	Watcher *fswatch.Watcher
+	// Stats, when set, counts the memo's answers (memo.go).
+	Stats *MemoStats
 
 	// memoryCache lives as long as the server (New): memory scans reuse
 	// unchanged files, revalidated on every call.
@@ -142,6 +150,7 @@ func New(cfg Config) (*mcp.Server, error) {
 		tools = append(tools, reviewTools(&cfg)...) // review.go (issue 9)
 		tools = append(tools, staleTool(&cfg))      // stale.go (issue 18)
 	}
+	newMemo(cfg.Watcher, cfg.Stats).install(&cfg, tools)
 	version := cfg.Version
 	if version == "" {
 		version = "dev"

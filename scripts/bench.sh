@@ -316,8 +316,10 @@ done
 # 200 calls of each tool on 5,000 pages and 4,990 memories (the memory
 # scan's 5,000-entry budget counts the kind directories too), cold (a new
 # server per call: the first call of a process) and warm (one server).
+# Issue 19: with BASE_GE (a git-echoes built from main) its server answers
+# the same warm calls in the same run, alternating with this build's.
 go build -o "$work/bin/mcpbench" ./tools/mcpbench
-"$work/bin/mcpbench" -bin "$ge" -dir "$work/mcp5k" -pages 5000 -memories 4990 -calls 200
+"$work/bin/mcpbench" -bin "$ge" ${BASE_GE:+-vs "$BASE_GE"} -dir "$work/mcp5k" -pages 5000 -memories 4990 -calls 200
 
 # Issue 22: the pre-commit gate of 1,000 staged pages, this build (A) against
 # today's (B: BASE_GE, a git-echoes built from main), paired with farm-bench.

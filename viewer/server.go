@@ -32,6 +32,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
+	"github.com/git-echoes/git-echoes/internal/fswatch"
 )
 
 // Config is what one viewer serves.
@@ -56,6 +57,7 @@ type Config struct {
 	// Freshness, when set, adds the freshness badges of pages and
 	// memories (git echoes stale, issue 18).
 	Freshness Freshness
+	Watch     *fswatch.Watcher // change notification, shown by WatchState (watch.go, issue 19)
 }
 
 // Server is the viewer's http.Handler.

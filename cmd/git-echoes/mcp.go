@@ -26,6 +26,7 @@ import (
 func init() { registerCommand("mcp", runMCP) }
 
 const mcpUsage = `usage: git echoes mcp [--workspace PATH] [--agent NAME] [--memory] [--vault] [--max-output N]
+                      [--no-watch] [--verbose]
 
 Serve the memory_* (ECC memory vault) and echoes_* (EchoesVault) tools over
 stdio. --memory or --vault serves only that set, with its resources
@@ -37,6 +38,11 @@ prompts (echoes-start, echoes-end, memory-handoff).
   --agent NAME       EchoesVault writer identity (default: ECC_MEMORY_HARNESS)
   --max-output N     characters per tool result (default 60000; memory_*
                      results default to the 1 MiB bound of the reference)
+  --no-watch         no change notification: every call revalidates every
+                     file it reads (the default watches the vaults and
+                     answers unchanged searches and reads from memory)
+  --verbose          say on stderr whether change notification is in use,
+                     and why not when it falls back to revalidation
 
 Environment: ECC_MEMORY_HARNESS (required with memory tools: the lowercase
 harness slug that signs every memory write and filters every read),
@@ -58,6 +64,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	onlyMemory := fs.Bool("memory", false, "")
 	onlyVault := fs.Bool("vault", false, "")
 	maxOutput := fs.Int("max-output", mcpserver.DefaultMaxOutput, "")
+	noWatch := fs.Bool("no-watch", false, "")
+	verbose := fs.Bool("verbose", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			io.WriteString(stdout, mcpUsage)
@@ -132,6 +140,11 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if serveVault {
 		eng.KeepPageTexts(0) // long-lived: echoes_search revalidates kept page texts per call
 		cfg.Engine = eng
+	}
+	if !*noWatch {
+		w, stats, done := startMCPWatch(stderr, *verbose) // mcpwatch.go (issue 19)
+		defer done()
+		cfg.Watcher, cfg.Stats = w, stats
 	}
 	server, err := mcpserver.New(cfg)
 	if err != nil {

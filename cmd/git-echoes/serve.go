@@ -114,6 +114,8 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cfg.Review = &viewer.DiffReview{Engine: eng}
 		cfg.Freshness = &viewer.GitFreshness{Engine: eng, Roots: roots} // git echoes stale's verdicts, in memory
 	}
+	cfg.Watch = viewer.WatchTrees(eng, roots, *scope == "user", nil) // issue 19: state for the views
+	defer cfg.Watch.Close()
 	srv, err := viewer.New(cfg)
 	if err != nil {
 		closeAll(listeners)

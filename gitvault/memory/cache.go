@@ -32,6 +32,8 @@ type Cache struct {
 	bytes int
 
 	reads atomic.Int64 // files opened by cached scans: for tests
+
+	memo scanMemo // whole scans reused while proven unchanged (scanmemo.go, issue 19)
 }
 
 // NewCache returns an empty cache.

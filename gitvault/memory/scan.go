@@ -103,6 +103,10 @@ func scan(r *Roots, scopes []string) (*scanResult, error) {
 	if r.snapshot != nil {
 		return scanSnapshot(r.snapshot, scopes)
 	}
+	kept, token := r.cache.recallScan(r, scopes) // scanmemo.go (issue 19)
+	if kept != nil {
+		return kept, nil
+	}
 	s := &scanner{paths: newResolver(), cache: r.cache}
 	s.res.Entries = []Entry{}
 	s.res.InvalidFiles = []InvalidFile{}
@@ -130,6 +134,7 @@ func scan(r *Roots, scopes []string) (*scanResult, error) {
 	}
 	s.res.DiagnosticsTruncated = s.res.InvalidFileCount > len(s.res.InvalidFiles) ||
 		s.res.SkippedSymlinkCount > len(s.res.SkippedSymlinks)
+	r.cache.rememberScan(token, &s.res)
 	return &s.res, nil
 }
 

@@ -1,12 +1,13 @@
 // Command mcpbench measures `git echoes mcp` as a client uses it: it starts
 // the real binary, speaks line-delimited JSON-RPC over its standard input
 // and output, and reports the p50 and p99 latency of echoes_search,
-// memory_search and memory_read calls, cold (a new server per call: the
+// echoes_find, memory_search and memory_read calls, cold (a new server per call: the
 // first call of a process, nothing cached in memory) and warm (repeated
-// calls to one server, which revalidates its caches on every call). It is
+// calls to one server; with -vs a yardstick binary's server answers the
+// same calls, alternating with it). It is
 // a benchmark, not a test (scripts/bench.sh runs it):
 //
-//	go run ./tools/mcpbench -bin ./git-echoes -dir /tmp/mcp5k -pages 5000 -memories 4990 -calls 200
+//	go run ./tools/mcpbench -bin ./git-echoes -vs ./git-echoes-main -dir /tmp/mcp5k -pages 5000 -memories 4990 -calls 200
 //
 // The workspace is generated on first use (vaultgen pages outside Git, and
 // project-scope memories written as the memory vault stores them).
@@ -32,10 +33,12 @@ import (
 
 func main() {
 	bin := flag.String("bin", "git-echoes", "the git-echoes binary")
+	vs := flag.String("vs", "", "a yardstick binary (e.g. main's build), measured in the same run: warm calls alternate between the two servers")
 	dir := flag.String("dir", "", "workspace (generated when it holds no vault)")
 	pages := flag.Int("pages", 5000, "pages to generate")
 	memories := flag.Int("memories", 4990, "project memories to generate")
 	calls := flag.Int("calls", 200, "calls per tool and mode")
+	cold := flag.Bool("cold", true, "measure cold calls too (a new server per call)")
 	flag.Parse()
 	if *dir == "" {
 		fail(errors.New("-dir is required"))
@@ -51,6 +54,9 @@ func main() {
 		{"echoes_search (no match: full scan)", func(int) (string, map[string]any) {
 			return "echoes_search", map[string]any{"query": "no-such-phrase-anywhere"}
 		}},
+		{"echoes_find", func(int) (string, map[string]any) {
+			return "echoes_find", map[string]any{"query": "retry budget boundary"}
+		}},
 		{"memory_search", func(int) (string, map[string]any) {
 			return "memory_search", map[string]any{"query": "retry budget boundary"}
 		}},
@@ -58,46 +64,71 @@ func main() {
 			return "memory_read", map[string]any{"id": ids[(i*7919)%len(ids)]}
 		}},
 	}
+	bins := []string{*bin}
+	if *vs != "" {
+		bins = append(bins, *vs)
+	}
+	name := func(b string) string {
+		if b == *vs {
+			return " [yardstick " + b + "]"
+		}
+		return " [" + b + "]"
+	}
 	fmt.Printf("== git echoes mcp over stdio: %d pages, %d memories, %d calls each\n", *pages, *memories, *calls)
 	for _, t := range tools {
-		cold := make([]time.Duration, 0, *calls)
-		for i := range *calls {
-			s, err := start(*bin, *dir)
+		if *cold {
+			for _, b := range bins {
+				ds := make([]time.Duration, 0, *calls)
+				for i := range *calls {
+					s, err := start(b, *dir)
+					if err != nil {
+						fail(err)
+					}
+					tool, args := t.call(i)
+					d, err := s.call(tool, args)
+					if err != nil {
+						fail(fmt.Errorf("%s: %w", tool, err))
+					}
+					ds = append(ds, d)
+					s.close()
+				}
+				report(t.label+", cold"+name(b), ds)
+			}
+		}
+		servers := make([]*server, len(bins))
+		for k, b := range bins {
+			s, err := start(b, *dir)
 			if err != nil {
 				fail(err)
 			}
-			name, args := t.call(i)
-			d, err := s.call(name, args)
-			if err != nil {
-				fail(fmt.Errorf("%s: %w", name, err))
+			tool, args := t.call(0)
+			if _, err := s.call(tool, args); err != nil { // the cold call that fills the caches
+				fail(err)
 			}
-			cold = append(cold, d)
-			s.close()
+			servers[k] = s
 		}
-		report(t.label+", cold", cold)
-		s, err := start(*bin, *dir)
-		if err != nil {
-			fail(err)
+		warm := make([][]time.Duration, len(bins))
+		cpu0 := make([]time.Duration, len(bins))
+		for k, s := range servers {
+			cpu0[k] = s.cpu()
 		}
-		name, args := t.call(0)
-		if _, err := s.call(name, args); err != nil { // the cold call that fills the caches
-			fail(err)
-		}
-		warm := make([]time.Duration, 0, *calls)
-		cpu0 := s.cpu()
 		for i := range *calls {
-			name, args := t.call(i)
-			d, err := s.call(name, args)
-			if err != nil {
-				fail(fmt.Errorf("%s: %w", name, err))
+			for k, s := range servers { // alternating: both see the same machine load
+				tool, args := t.call(i)
+				d, err := s.call(tool, args)
+				if err != nil {
+					fail(fmt.Errorf("%s: %w", tool, err))
+				}
+				warm[k] = append(warm[k], d)
 			}
-			warm = append(warm, d)
 		}
-		cpu := (s.cpu() - cpu0) / time.Duration(*calls)
-		s.close()
-		report(t.label+", warm", warm)
-		if cpu > 0 {
-			fmt.Printf("%8.1f ms CPU per warm call (server user+system time)\n", float64(cpu.Microseconds())/1000)
+		for k, s := range servers {
+			cpu := (s.cpu() - cpu0[k]) / time.Duration(*calls)
+			s.close()
+			report(t.label+", warm"+name(bins[k]), warm[k])
+			if cpu > 0 {
+				fmt.Printf("%8.1f ms CPU per warm call (server user+system time)\n", float64(cpu.Microseconds())/1000)
+			}
 		}
 	}
 }

@@ -1,0 +1,113 @@
+package memory
+
+import (
+	"slices"
+	"strings"
+)
+
+// The scan memo (issue 19): a long-lived process whose change notification
+// can prove that nothing under the memory roots changed since a scan
+// (internal/fswatch, through Freshness) reuses that scan whole instead of
+// walking the directories and stamping every file again. What it reuses
+// is the outcome a new scan would have, because "nothing changed" is
+// proven by a barrier taken before the reused scan started and again now;
+// when freshness cannot be proven the scan runs as without the memo (and
+// the stamp cache still saves the reads).
+
+// Freshness reports the change-notification generation of the trees dirs
+// (the memory roots a scan reads, which it watches from then on) and
+// whether it is proven (see fswatch.Watcher.Sync: every change completed
+// before the call has moved the generation).
+type Freshness func(dirs []string) (gen uint64, ok bool)
+
+// SetFreshness gives the cache a Freshness: scans through it may then be
+// reused while the generation stays the same. nil turns the memo off.
+func (c *Cache) SetFreshness(f Freshness) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.memo.fresh = f
+	c.memo.scans = nil
+}
+
+// scanMemoMax bounds the kept scans (one per roots and scopes asked for).
+const scanMemoMax = 8
+
+type scanMemo struct {
+	fresh Freshness
+	scans []keptScan
+}
+
+type keptScan struct {
+	key string
+	gen uint64
+	res *scanResult
+}
+
+// scanToken is what recallScan learned before a scan, for rememberScan.
+type scanToken struct {
+	key string
+	gen uint64
+	ok  bool
+}
+
+func scanKey(r *Roots, scopes []string) string {
+	return strings.Join(append([]string{r.ProjectVault, r.UserVault, r.projectBoundary, r.userBoundary}, scopes...), "\x00")
+}
+
+// recallScan returns a kept scan of the same roots and scopes under the
+// current proven generation, or the token to keep the coming one.
+func (c *Cache) recallScan(r *Roots, scopes []string) (*scanResult, scanToken) {
+	if c == nil {
+		return nil, scanToken{}
+	}
+	c.mu.Lock()
+	fresh := c.memo.fresh
+	c.mu.Unlock()
+	if fresh == nil {
+		return nil, scanToken{}
+	}
+	gen, ok := fresh([]string{r.ProjectVault, r.UserVault})
+	if !ok {
+		return nil, scanToken{}
+	}
+	key := scanKey(r, scopes)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, k := range c.memo.scans {
+		if k.key == key && k.gen == gen {
+			return k.res.clone(), scanToken{}
+		}
+	}
+	return nil, scanToken{key: key, gen: gen, ok: true}
+}
+
+// rememberScan keeps a successful scan made after recallScan gave t.
+func (c *Cache) rememberScan(t scanToken, res *scanResult) {
+	if c == nil || !t.ok {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	kept := c.memo.scans[:0]
+	for _, k := range c.memo.scans {
+		// The same roots' older generation is never reused; other roots'
+		// generations count other trees and are kept (bounded below).
+		if k.key != t.key {
+			kept = append(kept, k)
+		}
+	}
+	if len(kept) >= scanMemoMax {
+		kept = kept[1:]
+	}
+	c.memo.scans = append(kept, keptScan{key: t.key, gen: t.gen, res: res.clone()})
+}
+
+// clone copies what callers may reorder; the memories themselves are
+// shared and never modified (see Cache).
+func (s *scanResult) clone() *scanResult {
+	cp := *s
+	cp.Entries = slices.Clone(s.Entries)
+	cp.InvalidFiles = slices.Clone(s.InvalidFiles)
+	cp.SkippedSymlinks = slices.Clone(s.SkippedSymlinks)
+	return &cp
+}
