@@ -32,7 +32,10 @@ import (
 //     changed (the blame-style line mapping of the verdicts: an edit above
 //     the lines moves them and does not count);
 //   - a citation renamed with its content intact (moved) is not reported,
-//     as git echoes stale --strict does not fail on it;
+//     as git echoes stale --strict does not fail on it; nor is a sources:
+//     entry naming a path base did not have, nor cited lines that were
+//     past the end of the file at base (no commit of the range changed
+//     them);
 //   - only the commits of the range are counted and listed.
 //
 // Cost: one tree comparison of base and head gives the changed paths (and
@@ -108,12 +111,31 @@ func Since(repo *gitrepo.Repo, base, head string, opt SinceOptions) ([]Stale, er
 	if err != nil {
 		return nil, err
 	}
+	tr := repo.NewTreeReader()
+	defer tr.Close()
 	var out []Stale
 	for _, r := range reps {
 		for _, c := range r.Citations {
-			if c.Verdict.Stale() {
-				out = append(out, Stale{Page: r.Path, Result: c})
+			switch c.Verdict {
+			case Drifted:
+				// Cited lines past the end of the file at base drift with
+				// no commit: the range did not do that.
+				if c.Count == 0 {
+					continue
+				}
+			case Missing:
+				// A sources: entry naming what base did not have (the
+				// change may be adding it) is not made stale by the
+				// change.
+				if _, ok, err := tr.Entry(bc.Tree, c.Path); err != nil {
+					return nil, err
+				} else if !ok {
+					continue
+				}
+			default:
+				continue
 			}
+			out = append(out, Stale{Page: r.Path, Result: c})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Page < out[j].Page })

@@ -1,0 +1,90 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-echoes/git-echoes/gitvault/freshness"
+)
+
+func TestSplitRange(t *testing.T) {
+	for _, tc := range []struct {
+		in, a, b string
+		isRange  bool
+		bad      bool
+	}{
+		{in: "main", b: "main"},
+		{in: "HEAD~1", b: "HEAD~1"},
+		{in: "a..b", a: "a", b: "b", isRange: true},
+		{in: "a...b", a: "a", b: "b", isRange: true},
+		{in: "..b", a: "HEAD", b: "b", isRange: true},
+		{in: "a..", a: "a", b: "HEAD", isRange: true},
+		{in: "a...", a: "a", b: "HEAD", isRange: true},
+		{in: "..", bad: true},
+		{in: "...", bad: true},
+		{in: "a..b..c", bad: true},
+		{in: "a....b", bad: true},
+	} {
+		a, b, isRange, err := splitRange(tc.in)
+		if (err != nil) != tc.bad || (!tc.bad && (a != tc.a || b != tc.b || isRange != tc.isRange)) {
+			t.Errorf("splitRange(%q) = %q %q %v %v", tc.in, a, b, isRange, err)
+		}
+	}
+}
+
+func TestSourceFindings(t *testing.T) {
+	page := "---\ntype: note\nstack: go\nstatus: active\nsummary: \"s\"\nsources:\n  - ok.go\n  - /abs\n  - ../up\n  - \"\"\n  - 12\n  - {a: b}\n---\n"
+	fs := sourceFindings("EchoesVault/pages/p.md", page)
+	var got []string
+	for _, f := range fs {
+		if f.Rule != ruleSourceInvalid || f.Severity() != SeverityWarning {
+			t.Fatalf("finding %+v", f)
+		}
+		got = append(got, f.Message[:strings.Index(f.Message, ")")+1])
+		if want := strings.Index(page, strings.TrimSpace(strings.Split(page, "\n")[f.Line-1])); want < 0 {
+			t.Fatalf("line %d", f.Line)
+		}
+	}
+	want := []string{
+		"sources: entry '/abs' is not a citation (absolute path)",
+		"sources: entry '../up' is not a citation (path leaves the repository)",
+		`sources: entry '""' is not a citation (empty entry)`,
+		"sources: entry '12' is not a citation (not a string)",
+		"sources: entry '{a: b}' is not a citation (not a string)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if fs[0].Line != 8 || fs[4].Line != 12 {
+		t.Fatalf("lines %d %d", fs[0].Line, fs[4].Line)
+	}
+	var long strings.Builder
+	long.WriteString("---\ntype: note\nsources:\n")
+	for i := 0; i <= freshness.MaxSources; i++ {
+		long.WriteString("  - a.go\n")
+	}
+	long.WriteString("---\n")
+	fs = sourceFindings("p.md", long.String())
+	if len(fs) != 1 || fs[0].Line != 3 || !strings.HasPrefix(fs[0].Message, "sources: list is not a citation (more than 64 entries)") {
+		t.Fatalf("long list: %+v", fs)
+	}
+}
+
+func TestStaleMessage(t *testing.T) {
+	d := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var commits []freshness.CommitRef
+	for _, s := range []string{"one", "two", "three", "four"} {
+		commits = append(commits, freshness.CommitRef{Short: s[:3] + "0000", Subject: s, Date: d})
+	}
+	drift := freshness.Stale{Page: "EchoesVault/pages/auth.md", Result: freshness.Result{
+		Citation: freshness.Citation{Path: "a.go", Start: 3, End: 4}, Verdict: freshness.Drifted, Commits: commits, Count: 5}}
+	if got, want := StaleMessage(drift), "cites a.go:3-4, which this change modified in 5 commits (one0000 'one', two0000 'two', thr0000 'three', and 2 more), and the page was not updated: check it against the code, then update it or run git echoes confirm auth.md"; got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	gone := freshness.Stale{Page: "EchoesVault/pages/auth.md", Result: freshness.Result{
+		Citation: freshness.Citation{Path: "a.go"}, Verdict: freshness.Missing, Note: "deleted in abc1234"}}
+	if got := StaleMessage(gone); !strings.HasPrefix(got, "cites a.go, which this change deleted (abc1234), and the page") {
+		t.Fatal(got)
+	}
+}
