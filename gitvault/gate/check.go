@@ -89,14 +89,14 @@ type Finding struct {
 type CheckResult struct {
 	Source   CheckSource
 	Rev      string // as requested, for CheckRev
-	// Base and Head are the merge base and the gated commit when Rev is a
-	// range (memory-stale was computed over Base..Head); "" otherwise.
-	Base, Head string
 	Vault    bool   // the snapshot holds an EchoesVault (or local-only files)
 	Pages    int    // pages listed in the snapshot
 	Memories int    // team memory documents (.ecc/memory/team/) the readers would read
 	Strict   bool   // warnings fail too
 	Findings []Finding
+	// Base and Head are the merge base and the gated commit when Rev is a
+	// range (memory-stale was computed over Base..Head); "" otherwise.
+	Base, Head string
 }
 
 // OK reports whether the snapshot passed: no error findings, and with
