@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -223,4 +224,46 @@ func newChecker(repo *gitrepo.Repo) *checker {
 	return &checker{repo: repo, tr: repo.NewTreeReader(), ranges: map[string][]*gitrepo.Commit{},
 		chains: map[string][]*gitrepo.Commit{}, infos: map[string]*gitrepo.Commit{}, blobs: map[string][]string{},
 		changes: map[string]map[string]bool{}, pairs: map[string]map[string]bool{}, chainIx: map[string]chainIndex{}, rangeIx: map[string]map[string][]*gitrepo.Commit{}}
+}
+
+// Message is the one-line report of a stale citation, the memory-stale
+// finding of check and the line git echoes diff prints: what it cites,
+// what the change did to it (the range's commits, bounded), and what to
+// do.
+func (s Stale) Message() string {
+	name := strings.TrimPrefix(path.Base(s.Page), "/")
+	var what string
+	if s.Verdict == Missing {
+		what = "which this change deleted"
+		if in, ok := strings.CutPrefix(s.Note, "deleted in "); ok {
+			what += " (" + in + ")"
+		}
+	} else {
+		what = "which this change modified in " + s.CommitList()
+		if s.NewPath != "" {
+			what += ", now " + s.NewPath
+		}
+	}
+	return "cites " + s.Citation.String() + ", " + what + ", and the page was not updated: check it against the code, then update it or run git echoes confirm " + name
+}
+
+// CommitList renders a drifted citation's commits: "2 commits (abc1234
+// 'subject', def5678 'subject')", at most three named.
+func (r Result) CommitList() string {
+	n := "1 commit"
+	if r.Count != 1 {
+		n = strconv.Itoa(r.Count) + " commits"
+	}
+	var parts []string
+	for i, c := range r.Commits {
+		if i == 3 {
+			parts = append(parts, "and "+strconv.Itoa(r.Count-3)+" more")
+			break
+		}
+		parts = append(parts, c.Short+" "+quoteSubject(c.Subject))
+	}
+	if len(parts) == 0 {
+		return n
+	}
+	return n + " (" + strings.Join(parts, ", ") + ")"
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestSince is the table of the review rule (since.go): each case builds a
@@ -165,5 +166,23 @@ func TestTouches(t *testing.T) {
 		if got := Touches(Doc{Path: pg, Text: tc.text}, changed); got != tc.want {
 			t.Errorf("Touches(%q) = %v, want %v", tc.text, got, tc.want)
 		}
+	}
+}
+
+func TestStaleMessage(t *testing.T) {
+	d := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var commits []CommitRef
+	for _, s := range []string{"one", "two", "three", "four"} {
+		commits = append(commits, CommitRef{Short: s[:3] + "0000", Subject: s, Date: d})
+	}
+	drift := Stale{Page: "EchoesVault/pages/auth.md", Result: Result{
+		Citation: Citation{Path: "a.go", Start: 3, End: 4}, Verdict: Drifted, Commits: commits, Count: 5}}
+	if got, want := drift.Message(), "cites a.go:3-4, which this change modified in 5 commits (one0000 'one', two0000 'two', thr0000 'three', and 2 more), and the page was not updated: check it against the code, then update it or run git echoes confirm auth.md"; got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	gone := Stale{Page: "EchoesVault/pages/auth.md", Result: Result{
+		Citation: Citation{Path: "a.go"}, Verdict: Missing, Note: "deleted in abc1234"}}
+	if got := gone.Message(); !strings.HasPrefix(got, "cites a.go, which this change deleted (abc1234), and the page") {
+		t.Fatal(got)
 	}
 }

@@ -1,8 +1,6 @@
 package gate
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/git-echoes/git-echoes/gitvault"
@@ -99,54 +97,9 @@ func staleFindings(repo *gitrepo.Repo, base, head string, snap *gitvault.Snapsho
 	}
 	out := make([]Finding, 0, len(stale))
 	for _, s := range stale {
-		out = append(out, Finding{Path: s.Page, Line: citeLine(snap, s), Rule: ruleMemoryStale, Message: StaleMessage(s)})
+		out = append(out, Finding{Path: s.Page, Line: citeLine(snap, s), Rule: ruleMemoryStale, Message: s.Message()})
 	}
 	return out, nil
-}
-
-// StaleMessage is the one-line finding of a stale citation: what it
-// cites, what the change did to it (the range's commits, bounded), and
-// what to do. git echoes diff prints the same line.
-func StaleMessage(s freshness.Stale) string {
-	name := strings.TrimPrefix(s.Page, gitvault.VaultPrefix+"pages/")
-	var what string
-	if s.Verdict == freshness.Missing {
-		what = "which this change deleted"
-		if in, ok := strings.CutPrefix(s.Note, "deleted in "); ok {
-			what += " (" + in + ")"
-		}
-	} else {
-		what = "which this change modified in " + CommitList(s.Result)
-		if s.NewPath != "" {
-			what += ", now " + s.NewPath
-		}
-	}
-	return "cites " + s.Citation.String() + ", " + what + ", and the page was not updated: check it against the code, then update it or run git echoes confirm " + name
-}
-
-// CommitList renders a drifted citation's commits: "2 commits (abc1234
-// 'subject', def5678 'subject')", at most three named.
-func CommitList(r freshness.Result) string {
-	n := "1 commit"
-	if r.Count != 1 {
-		n = strconv.Itoa(r.Count) + " commits"
-	}
-	var parts []string
-	for i, c := range r.Commits {
-		if i == 3 {
-			parts = append(parts, fmt.Sprintf("and %d more", r.Count-3))
-			break
-		}
-		subj := c.Subject
-		if rs := []rune(subj); len(rs) > 60 {
-			subj = string(rs[:59]) + "…"
-		}
-		parts = append(parts, c.Short+" "+pyjson.ReprString(subj))
-	}
-	if len(parts) == 0 {
-		return n
-	}
-	return n + " (" + strings.Join(parts, ", ") + ")"
 }
 
 // citeLine is the line of the page that writes the citation: for a

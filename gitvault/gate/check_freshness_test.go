@@ -3,7 +3,6 @@ package gate
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/git-echoes/git-echoes/gitvault/freshness"
 )
@@ -71,20 +70,3 @@ func TestSourceFindings(t *testing.T) {
 	}
 }
 
-func TestStaleMessage(t *testing.T) {
-	d := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var commits []freshness.CommitRef
-	for _, s := range []string{"one", "two", "three", "four"} {
-		commits = append(commits, freshness.CommitRef{Short: s[:3] + "0000", Subject: s, Date: d})
-	}
-	drift := freshness.Stale{Page: "EchoesVault/pages/auth.md", Result: freshness.Result{
-		Citation: freshness.Citation{Path: "a.go", Start: 3, End: 4}, Verdict: freshness.Drifted, Commits: commits, Count: 5}}
-	if got, want := StaleMessage(drift), "cites a.go:3-4, which this change modified in 5 commits (one0000 'one', two0000 'two', thr0000 'three', and 2 more), and the page was not updated: check it against the code, then update it or run git echoes confirm auth.md"; got != want {
-		t.Fatalf("got  %s\nwant %s", got, want)
-	}
-	gone := freshness.Stale{Page: "EchoesVault/pages/auth.md", Result: freshness.Result{
-		Citation: freshness.Citation{Path: "a.go"}, Verdict: freshness.Missing, Note: "deleted in abc1234"}}
-	if got := StaleMessage(gone); !strings.HasPrefix(got, "cites a.go, which this change deleted (abc1234), and the page") {
-		t.Fatal(got)
-	}
-}
