@@ -69,4 +69,3 @@ func TestSourceFindings(t *testing.T) {
 		t.Fatalf("long list: %+v", fs)
 	}
 }
-
