@@ -3,6 +3,7 @@ package freshness
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -202,10 +203,18 @@ func CheckAt(repo *gitrepo.Repo, anchor, target string, docs []Doc) ([]Report, e
 	if err != nil {
 		return nil, err
 	}
-	if ok, err := k.isAncestor(anchor, target); err != nil {
-		return nil, err
-	} else if !ok {
-		return nil, fmt.Errorf("commit %s is not an ancestor of %s", short(anchor), short(target))
+	// Ancestry by merge base (go-git's, through gitrepo), not by the
+	// checker's a..t walk: that walk can stop before it paints every
+	// ancestor when committer dates are equal and the interesting side is
+	// the older one (isAncestor's direction).
+	if anchor != target {
+		bases, err := repo.MergeBases(anchor, target)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(bases, ac.Hash) {
+			return nil, fmt.Errorf("commit %s is not an ancestor of %s", short(anchor), short(target))
+		}
 	}
 	out := make([]Report, len(docs))
 	for i := range docs {

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/git-echoes/git-echoes/gitvault"
@@ -31,12 +32,13 @@ func sourceFindings(p, text string) []Finding {
 	_, bad := freshness.Sources(text)
 	out := make([]Finding, 0, len(bad))
 	for _, b := range bad {
-		what := "sources: entry " + pyjson.ReprString(b.Entry)
+		msg := "sources: entry " + pyjson.ReprString(b.Entry) + " is not a citation (" + b.Reason +
+			"); the page stays valid, but the entry is ignored: write a repository path, path:LINE or path:START-END"
 		if b.Entry == "" && strings.HasPrefix(b.Reason, "more than") {
-			what = "sources: list"
+			msg = "sources: list has " + b.Reason + "; the page stays valid, but the list is ignored: cite at most " +
+				strconv.Itoa(freshness.MaxSources) + " places"
 		}
-		out = append(out, Finding{Path: p, Line: b.Line, Rule: ruleSourceInvalid,
-			Message: what + " is not a citation (" + b.Reason + "); the page stays valid, but the entry is ignored: write a repository path, path:LINE or path:START-END"})
+		out = append(out, Finding{Path: p, Line: b.Line, Rule: ruleSourceInvalid, Message: msg})
 	}
 	return out
 }
