@@ -77,7 +77,11 @@ func Since(repo *gitrepo.Repo, base, head string, opt SinceOptions) ([]Stale, er
 	if err != nil {
 		return nil, err
 	}
-	changed, err := ChangedPaths(repo, bc.Tree, hc.Tree)
+	// One tree reader (its pack and commit-graph readers) for the whole
+	// run: the comparison, the page reads and the verdicts.
+	k := newChecker(repo)
+	defer k.tr.Close()
+	changed, err := changedSet(k.tr, bc.Tree, hc.Tree)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +101,7 @@ func Since(repo *gitrepo.Repo, base, head string, opt SinceOptions) ([]Stale, er
 		if changed[f.Path] {
 			continue // updated in the change (added, edited, renamed, confirmed)
 		}
-		data, err := f.Read()
+		data, err := k.tr.ReadBlob(f.Hash) // the history reader's packs, not go-git's object decoding
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.Path, err)
 		}
@@ -109,12 +113,10 @@ func Since(repo *gitrepo.Repo, base, head string, opt SinceOptions) ([]Stale, er
 	if len(docs) == 0 {
 		return nil, nil
 	}
-	reps, err := CheckAt(repo, base, head, docs)
+	reps, err := k.checkAt(base, head, docs)
 	if err != nil {
 		return nil, err
 	}
-	tr := repo.NewTreeReader()
-	defer tr.Close()
 	var out []Stale
 	for _, r := range reps {
 		for _, c := range r.Citations {
@@ -129,7 +131,7 @@ func Since(repo *gitrepo.Repo, base, head string, opt SinceOptions) ([]Stale, er
 				// A sources: entry naming what base did not have (the
 				// change may be adding it) is not made stale by the
 				// change.
-				if _, ok, err := tr.Entry(bc.Tree, c.Path); err != nil {
+				if _, ok, err := k.tr.Entry(bc.Tree, c.Path); err != nil {
 					return nil, err
 				} else if !ok {
 					continue
@@ -149,6 +151,10 @@ func Since(repo *gitrepo.Repo, base, head string, opt SinceOptions) ([]Stale, er
 func ChangedPaths(repo *gitrepo.Repo, a, b string) (map[string]bool, error) {
 	tr := repo.NewTreeReader()
 	defer tr.Close()
+	return changedSet(tr, a, b)
+}
+
+func changedSet(tr *gitrepo.TreeReader, a, b string) (map[string]bool, error) {
 	removed, added, err := tr.Changed(a, b, "")
 	if err != nil {
 		return nil, err
@@ -192,6 +198,11 @@ func Touches(d Doc, changed map[string]bool) bool {
 func CheckAt(repo *gitrepo.Repo, anchor, target string, docs []Doc) ([]Report, error) {
 	k := newChecker(repo)
 	defer k.tr.Close()
+	return k.checkAt(anchor, target, docs)
+}
+
+func (k *checker) checkAt(anchor, target string, docs []Doc) ([]Report, error) {
+	repo := k.repo
 	var err error
 	if k.shallow, err = repo.Shallow(); err != nil {
 		return nil, err
