@@ -42,7 +42,7 @@ func (p *BrowsePage) Deprecated() bool { return p.Status == "deprecated" }
 // them, and, like it, without the marker gate that PageNames applies (the
 // viewer shows a vault whose marker is missing or invalid, issue 17).
 func (e *Engine) BrowsePageNames() ([]string, error) {
-	names, err := dirSource{e.WS.Pages}.PageNames()
+	names, err := DirSource{e.WS.Pages}.PageNames()
 	if err != nil {
 		return nil, Wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, OSDetail(err))
 	}
@@ -52,7 +52,7 @@ func (e *Engine) BrowsePageNames() ([]string, error) {
 // BrowsePages reads every page of the work tree in listing order. It fails
 // only when pages/ cannot be listed; per-page problems are in Err.
 func (e *Engine) BrowsePages() ([]BrowsePage, error) {
-	src := dirSource{e.WS.Pages}
+	src := DirSource{e.WS.Pages}
 	names, err := src.PageNames()
 	if err != nil {
 		return nil, Wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, OSDetail(err))
@@ -190,9 +190,9 @@ type DailyEntry struct {
 // never fails: unreadable entries carry Err.
 func (e *Engine) ReadDailyEntries() []DailyEntry {
 	var rels []string
-	walkDaily(e.WS.Daily, func(rel string) bool { rels = append(rels, rel); return true })
+	WalkDaily(e.WS.Daily, func(rel string) bool { rels = append(rels, rel); return true })
 	out := make([]DailyEntry, len(rels))
-	parallel(len(rels), func(i int) {
+	Parallel(len(rels), func(i int) {
 		d := &out[i]
 		d.Rel = rels[i]
 		d.Day, _, _ = strings.Cut(rels[i], "/")

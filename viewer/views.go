@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/health"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
@@ -84,8 +85,8 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, msg st
 type overviewData struct {
 	Badge     string
 	Card      template.HTML
-	In        *gitvault.Inspection
-	Findings  []gitvault.HealthFinding
+	In        *health.Inspection
+	Findings  []health.Finding
 	Commands  []string
 	Memories  int
 	MemDiag   memory.Diagnostics
@@ -94,7 +95,7 @@ type overviewData struct {
 }
 
 func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
-	in := s.cfg.Engine.Inspect()
+	in := health.Inspect(s.cfg.Engine)
 	card, err := renderMarkdown(in.Card(), nil)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err.Error())

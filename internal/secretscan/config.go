@@ -80,9 +80,29 @@ type allowlist struct {
 	and       bool   // condition = "AND"
 	target    string // "secret" (default), "match" or "line"
 	commits   map[string]bool
-	paths     []*regexp.Regexp
-	regexes   []*regexp.Regexp
 	stopwords []string // lowercased
+	// The path and regex expressions, compiled on first use for the
+	// compiled-in configuration (most of its allowlists belong to rules a
+	// text never triggers; TestDefaultTables compiles them all), up front
+	// for a team's configuration, whose errors are reported.
+	pathExprs, regexExprs []string
+	once                  sync.Once
+	paths, regexes        []*regexp.Regexp
+	compileErr            error
+}
+
+// compiled compiles the expressions once. An expression that does not
+// compile leaves the allowlist allowing nothing by it (fail closed).
+func (a *allowlist) compiled() *allowlist {
+	a.once.Do(func() {
+		if a.paths, a.compileErr = compileAll(a.pathExprs, "paths"); a.compileErr == nil {
+			a.regexes, a.compileErr = compileAll(a.regexExprs, "regexes")
+		}
+		if a.compileErr != nil {
+			a.paths, a.regexes = nil, nil
+		}
+	})
+	return a
 }
 
 // rule is one compiled rule. Its regex is compiled on first use: a
@@ -129,7 +149,7 @@ func compileAll(exprs []string, what string) ([]*regexp.Regexp, error) {
 	return out, nil
 }
 
-func compileAllowlist(a *tomlAllowlist, what string) (*allowlist, error) {
+func compileAllowlist(a *tomlAllowlist, what string, eager bool) (*allowlist, error) {
 	out := &allowlist{target: a.RegexTarget}
 	switch strings.ToUpper(a.Condition) {
 	case "", "OR":
@@ -152,12 +172,11 @@ func compileAllowlist(a *tomlAllowlist, what string) (*allowlist, error) {
 			out.commits[strings.ToLower(c)] = true
 		}
 	}
-	var err error
-	if out.paths, err = compileAll(a.Paths, what+" paths"); err != nil {
-		return nil, err
-	}
-	if out.regexes, err = compileAll(a.Regexes, what+" regexes"); err != nil {
-		return nil, err
+	out.pathExprs, out.regexExprs = a.Paths, a.Regexes
+	if eager {
+		if err := out.compiled().compileErr; err != nil {
+			return nil, fmt.Errorf("%s %w", what, err)
+		}
 	}
 	for _, w := range a.StopWords {
 		out.stopwords = append(out.stopwords, strings.ToLower(w))
@@ -181,13 +200,21 @@ func parseConfig(data, what string, team bool) (*parsed, error) {
 	if _, err := toml.Decode(data, &tc); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
+	return buildConfig(&tc, what, team)
+}
+
+// buildConfig compiles a decoded configuration: the default one comes
+// decoded already (defaultTables, default_tables.go), so no process decodes
+// the 98 KB of TOML (issue 19 part 0: it was most of what check --staged
+// paid for its secret rule).
+func buildConfig(tc *tomlConfig, what string, team bool) (*parsed, error) {
 	p := &parsed{targeted: map[string][]*allowlist{}, hasRules: len(tc.Rules) > 0}
 	globals := tc.Allowlists
 	if tc.AllowList != nil {
 		globals = append([]*tomlAllowlist{tc.AllowList}, globals...)
 	}
 	for i, a := range globals {
-		al, err := compileAllowlist(a, fmt.Sprintf("%s: global allowlist %d", what, i+1))
+		al, err := compileAllowlist(a, fmt.Sprintf("%s: global allowlist %d", what, i+1), team)
 		if err != nil {
 			return nil, err
 		}
@@ -232,7 +259,7 @@ func parseConfig(data, what string, team bool) (*parsed, error) {
 			rals = append([]*tomlAllowlist{tr.AllowList}, rals...)
 		}
 		for i, a := range rals {
-			al, err := compileAllowlist(a, fmt.Sprintf("%s allowlist %d", w, i+1))
+			al, err := compileAllowlist(a, fmt.Sprintf("%s allowlist %d", w, i+1), team)
 			if err != nil {
 				return nil, err
 			}

@@ -18,8 +18,18 @@ type Finding struct {
 // Scanner applies a rule set with its allowlists. It is safe for
 // concurrent use.
 type Scanner struct {
+	rules  []*rule
+	global []*allowlist
+	idx    *ruleIndex // shared by a scanner and its WithTeamConfig copies
+}
+
+// ruleIndex is the keyword pre-filter of a rule list, built on the first
+// Scan: the gate builds the default scanner only to extend it (WithRules),
+// so building the default's own automaton up front was work thrown away in
+// every check (issue 19 part 0).
+type ruleIndex struct {
+	once     sync.Once
 	rules    []*rule
-	global   []*allowlist
 	keywords *keywordSet
 	byWord   [][]int // keyword index -> rules that hold it
 	always   []int   // rules without keywords
@@ -36,7 +46,7 @@ var (
 // them).
 func Default() (*Scanner, error) {
 	defaultOnce.Do(func() {
-		p, err := parseConfig(defaultConfig, "gitleaks default configuration "+GitleaksVersion, false)
+		p, err := buildConfig(defaultTables, "gitleaks default configuration "+GitleaksVersion, false)
 		if err != nil {
 			defaultErr = err
 			return
@@ -47,27 +57,35 @@ func Default() (*Scanner, error) {
 }
 
 func newScanner(rules []*rule, global []*allowlist) *Scanner {
-	s := &Scanner{rules: rules, global: global}
-	index := map[string]int{}
-	var words []string
-	for ri, r := range rules {
-		if len(r.keywords) == 0 {
-			s.always = append(s.always, ri)
-			continue
-		}
-		for _, k := range r.keywords {
-			i, ok := index[k]
-			if !ok {
-				i = len(words)
-				index[k] = i
-				words = append(words, k)
-				s.byWord = append(s.byWord, nil)
+	return &Scanner{rules: rules, global: global, idx: &ruleIndex{rules: rules}}
+}
+
+// get builds the index once. The rules' keywords never change after
+// construction, and a WithTeamConfig copy keeps them in the same order.
+func (x *ruleIndex) get() *ruleIndex {
+	x.once.Do(func() {
+		index := map[string]int{}
+		var words []string
+		for ri, r := range x.rules {
+			if len(r.keywords) == 0 {
+				x.always = append(x.always, ri)
+				continue
 			}
-			s.byWord[i] = append(s.byWord[i], ri)
+			for _, k := range r.keywords {
+				i, ok := index[k]
+				if !ok {
+					i = len(words)
+					index[k] = i
+					words = append(words, k)
+					x.byWord = append(x.byWord, nil)
+				}
+				x.byWord[i] = append(x.byWord[i], ri)
+			}
 		}
-	}
-	s.keywords = newKeywordSet(words)
-	return s
+		x.keywords = newKeywordSet(words)
+		x.rules = nil
+	})
+	return x
 }
 
 // RuleIDs lists the rules' ids in configuration order.
@@ -111,8 +129,7 @@ func (s *Scanner) WithTeamConfig(data string) (*Scanner, error) {
 			rules[i] = r
 		}
 	}
-	out := &Scanner{rules: rules, global: append(append([]*allowlist(nil), s.global...), p.global...),
-		keywords: s.keywords, byWord: s.byWord, always: s.always}
+	out := &Scanner{rules: rules, global: append(append([]*allowlist(nil), s.global...), p.global...), idx: s.idx}
 	return out, nil
 }
 
@@ -138,15 +155,16 @@ func (s *Scanner) Scan(path, commit, text string) ([]Finding, error) {
 	} else {
 		lower = strings.ToLower(text)
 	}
-	found := make([]bool, len(s.keywords.keywords))
+	idx := s.idx.get()
+	found := make([]bool, len(idx.keywords.keywords))
 	run := make([]bool, len(s.rules))
-	for _, ri := range s.always {
+	for _, ri := range idx.always {
 		run[ri] = true
 	}
-	if s.keywords.match(lower, found) {
+	if idx.keywords.match(lower, found) {
 		for wi, ok := range found {
 			if ok {
-				for _, ri := range s.byWord[wi] {
+				for _, ri := range idx.byWord[wi] {
 					run[ri] = true
 				}
 			}
@@ -268,14 +286,14 @@ func pathOrCommitAllowed(als []*allowlist, path, commit string) bool {
 		commitOK := a.commitAllowed(commit)
 		pathOK := a.pathAllowed(path)
 		if a.and {
-			if len(a.regexes) > 0 || len(a.stopwords) > 0 {
+			if len(a.regexExprs) > 0 || len(a.stopwords) > 0 {
 				continue
 			}
 			ok := true
 			if len(a.commits) > 0 && !commitOK {
 				ok = false
 			}
-			if len(a.paths) > 0 && !pathOK {
+			if len(a.pathExprs) > 0 && !pathOK {
 				ok = false
 			}
 			if ok {
@@ -312,10 +330,10 @@ func findingAllowed(als []*allowlist, path, commit, secret, match, line string) 
 		if len(a.commits) > 0 && !a.commitAllowed(commit) {
 			ok = false
 		}
-		if len(a.paths) > 0 && !a.pathAllowed(path) {
+		if len(a.pathExprs) > 0 && !a.pathAllowed(path) {
 			ok = false
 		}
-		if len(a.regexes) > 0 && !regexOK {
+		if len(a.regexExprs) > 0 && !regexOK {
 			ok = false
 		}
 		if len(a.stopwords) > 0 && !stopOK {
@@ -336,7 +354,7 @@ func (a *allowlist) pathAllowed(p string) bool {
 	if p == "" {
 		return false
 	}
-	for _, re := range a.paths {
+	for _, re := range a.compiled().paths {
 		if re.MatchString(p) {
 			return true
 		}
@@ -348,7 +366,7 @@ func (a *allowlist) regexAllowed(s string) bool {
 	if s == "" {
 		return false
 	}
-	for _, re := range a.regexes {
+	for _, re := range a.compiled().regexes {
 		if re.MatchString(s) {
 			return true
 		}

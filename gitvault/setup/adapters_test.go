@@ -1,14 +1,17 @@
-package gitvault
+package setup
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 func TestAdapterManagedBlockSplice(t *testing.T) {
-	const s, e = blockStart, blockEnd
+	const s, e = gitvault.BlockStart, gitvault.BlockEnd
 	tests := []struct {
 		name, in, want string
 		malformed      bool
@@ -49,16 +52,16 @@ func TestAdapterTextsCarryRecognitionStrings(t *testing.T) {
 	}
 	for _, l := range legacyRedirects {
 		texts[l.dir] = l.text
-		if !strings.Contains(l.text, legacyRedirectID) || containsAny(l.text, l.signatures) {
-			t.Errorf("%s: a redirect must say %q and must not carry its legacy signatures", l.dir, legacyRedirectID)
+		if !strings.Contains(l.text, gitvault.LegacyRedirectID) || containsAny(l.text, l.signatures) {
+			t.Errorf("%s: a redirect must say %q and must not carry its legacy signatures", l.dir, gitvault.LegacyRedirectID)
 		}
 		if !strings.HasPrefix(l.text, "---\nname: "+l.dir+"\ndescription: ") {
 			t.Errorf("%s: redirect lacks skill frontmatter", l.dir)
 		}
 	}
 	for name, text := range texts {
-		if !strings.Contains(text, generatedMarker) || !strings.Contains(text, adapterMarker) {
-			t.Errorf("%s: missing %q or %q", name, generatedMarker, adapterMarker)
+		if !strings.Contains(text, gitvault.GeneratedMarker) || !strings.Contains(text, gitvault.AdapterMarker) {
+			t.Errorf("%s: missing %q or %q", name, gitvault.GeneratedMarker, gitvault.AdapterMarker)
 		}
 		if name != "protocol" && !strings.Contains(text, runtimeCall) {
 			t.Errorf("%s: does not delegate to %q", name, runtimeCall)
@@ -68,8 +71,8 @@ func TestAdapterTextsCarryRecognitionStrings(t *testing.T) {
 		}
 	}
 	if !strings.Contains(managedBlock, "Managed adapter version: 1.1.1. Reference engine: 1.1.1.") ||
-		!strings.HasPrefix(managedBlock, blockStart+"\n") || !strings.HasSuffix(managedBlock, "\n"+blockEnd) ||
-		strings.Count(managedBlock, blockStart) != 1 || strings.Count(managedBlock, blockEnd) != 1 {
+		!strings.HasPrefix(managedBlock, gitvault.BlockStart+"\n") || !strings.HasSuffix(managedBlock, "\n"+gitvault.BlockEnd) ||
+		strings.Count(managedBlock, gitvault.BlockStart) != 1 || strings.Count(managedBlock, gitvault.BlockEnd) != 1 {
 		t.Errorf("managed block shape is wrong:\n%s", managedBlock)
 	}
 	if !strings.HasPrefix(skillText, "---\nname: echoes-vault\ndescription: ") {
@@ -81,7 +84,7 @@ func TestAdapterTextsCarryRecognitionStrings(t *testing.T) {
 // health and the reference engine use (echoes-conformance §18.5), and as ours.
 func TestAdapterLauncherVersionLines(t *testing.T) {
 	root := t.TempDir()
-	ws := newWorkspace(root)
+	ws := openWorkspace(t, root)
 	if err := os.MkdirAll(ws.RuntimeDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +92,7 @@ func TestAdapterLauncherVersionLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs := ws.RuntimeStatus()
-	if !rs.Recognized || !rs.Current || versionString(rs.Engine) != EngineVersion || versionString(rs.Protocol) != ProtocolVersion {
+	if !rs.Recognized || !rs.Current || gitvault.VersionString(rs.Engine) != gitvault.EngineVersion || gitvault.VersionString(rs.Protocol) != gitvault.ProtocolVersion {
 		t.Fatalf("launcher status = %+v", rs)
 	}
 	if !isLauncher(launcherSource) || strings.Contains(launcherSource, "\r") || !strings.HasPrefix(launcherSource, "#!/usr/bin/env python3\n") {
@@ -98,7 +101,7 @@ func TestAdapterLauncherVersionLines(t *testing.T) {
 	if isLauncher("x = 1\n# GIT_ECHOES_LAUNCHER = True\n") {
 		t.Fatal("the marker must be a whole line")
 	}
-	if act, err := ws.planRuntime(true); err != nil || act != runtimeKeep {
+	if act, err := planRuntime(ws, true); err != nil || act != runtimeKeep {
 		t.Fatalf("identical launcher: action %v, %v", act, err)
 	}
 }
@@ -126,14 +129,14 @@ func TestAdapterPlanRuntime(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ws := newWorkspace(t.TempDir())
+			ws := openWorkspace(t, t.TempDir())
 			if err := os.MkdirAll(ws.RuntimeDir, 0o755); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(ws.Runtime, []byte(tt.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			act, err := ws.planRuntime(tt.install)
+			act, err := planRuntime(ws, tt.install)
 			if tt.err != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
 					t.Fatalf("got %v, %v; want error %q", act, err, tt.err)
@@ -145,15 +148,15 @@ func TestAdapterPlanRuntime(t *testing.T) {
 			}
 		})
 	}
-	ws := newWorkspace(t.TempDir())
-	if act, err := ws.planRuntime(false); err != nil || act != runtimeInstall {
+	ws := openWorkspace(t, t.TempDir())
+	if act, err := planRuntime(ws, false); err != nil || act != runtimeInstall {
 		t.Fatalf("missing runtime: %v, %v", act, err)
 	}
 	if err := os.MkdirAll(ws.RuntimeDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	symlinkOrSkip(t, "nowhere", ws.Runtime)
-	if _, err := ws.planRuntime(false); err == nil || err.Error() != "Refusing to replace a symbolic-link runtime: "+ws.Runtime {
+	testenv.SymlinkOrSkip(t, "nowhere", ws.Runtime)
+	if _, err := planRuntime(ws, false); err == nil || err.Error() != "Refusing to replace a symbolic-link runtime: "+ws.Runtime {
 		t.Fatalf("dangling symlink runtime: %v", err)
 	}
 }
@@ -161,13 +164,13 @@ func TestAdapterPlanRuntime(t *testing.T) {
 // installAdapters, through a real lock, is idempotent: the second call
 // reports nothing and writes nothing.
 func TestAdapterInstallIdempotent(t *testing.T) {
-	ws := newWorkspace(t.TempDir())
-	w, err := ws.acquire()
+	ws := openWorkspace(t, t.TempDir())
+	w, err := ws.Acquire()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.release()
-	first, err := w.installAdapters(true)
+	defer w.Release()
+	first, err := installAdapters(w, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +179,7 @@ func TestAdapterInstallIdempotent(t *testing.T) {
 		t.Fatalf("first install: %+v", first)
 	}
 	before := adapterSnapshot(t, ws.Root)
-	second, err := w.installAdapters(true)
+	second, err := installAdapters(w, true)
 	if err != nil {
 		t.Fatal(err)
 	}

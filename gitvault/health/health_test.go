@@ -1,15 +1,15 @@
-package gitvault
+package health
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/testenv"
@@ -20,46 +20,16 @@ func page(summary, status string) string {
 }
 
 // initVault creates an initialized vault in a fresh directory outside Git.
-func initVault(t testing.TB) *Engine {
+func initVault(t testing.TB) *gitvault.Engine {
 	t.Helper()
-	e, err := Open(Options{Workspace: t.TempDir()})
+	e, err := gitvault.Open(gitvault.Options{Workspace: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Install("init"); err != nil {
+	if _, err := setup.Install(e, "init"); err != nil {
 		t.Fatal(err)
 	}
 	return e
-}
-
-// snapshot hashes every file and records every path, mode and mtime below
-// root, so a test can prove that nothing changed.
-func snapshot(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		desc := fi.Mode().String() + " " + fi.ModTime().String()
-		if fi.Mode().IsRegular() {
-			data, err := os.ReadFile(p)
-			if err == nil {
-				sum := sha256.Sum256(data)
-				desc += " " + hex.EncodeToString(sum[:])
-			}
-		}
-		out[p] = desc
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 func TestInspectIsReadOnly(t *testing.T) {
@@ -69,18 +39,18 @@ func TestInspectIsReadOnly(t *testing.T) {
 	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/bad.md"), "---\ntype: \xff\n---\n")
 	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/conflict.md"), page("C", "active")+"<<<<<<< HEAD\n")
 	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/daily/2026-01-01/x.md"), "=======\r\n")
-	symlinkOrSkip(t, "pages", filepath.Join(root, "EchoesVault", "link"))
+	testenv.SymlinkOrSkip(t, "pages", filepath.Join(root, "EchoesVault", "link"))
 	if err := os.Remove(e.WS.State); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Remove(e.WS.Index); err != nil {
 		t.Fatal(err)
 	}
-	before := snapshot(t, root)
-	in := e.Inspect()
+	before := testenv.TreeState(t, root)
+	in := Inspect(e)
 	_ = in.Card()
 	_ = pyjson.Pretty(in.JSON())
-	if after := snapshot(t, root); !reflect.DeepEqual(before, after) {
+	if after := testenv.TreeState(t, root); !reflect.DeepEqual(before, after) {
 		t.Fatalf("inspect changed the workspace:\nbefore %v\nafter  %v", before, after)
 	}
 	h := in.Health
@@ -126,7 +96,7 @@ func TestConflictMarkersAnyNewlineSortedByComponents(t *testing.T) {
 	for rel, c := range files {
 		testenv.WriteFile(t, filepath.Join(root, rel), c)
 	}
-	got := e.Inspect().Health.ConflictMarkers
+	got := Inspect(e).Health.ConflictMarkers
 	want := []string{"a/b.md", "a-b/c.md", "a.md", "assets/d.md"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("conflictMarkers = %q, want %q", got, want)
@@ -139,7 +109,7 @@ func TestIndexEntries(t *testing.T) {
 	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/alpha.md"), page("Alpha", "active"))
 	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/pages/old.md"), page("Old", "Deprecated"))
 	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/index.md"), "# x\n- [[alpha]]: A\n- [[ghost]]:\n- [[alpha]]: again\n- [[ghost]]:   \n- [[alpha]]: third\n")
-	h := e.Inspect().Health
+	h := Inspect(e).Health
 	check := func(name string, got, want []string) {
 		t.Helper()
 		if !reflect.DeepEqual(got, want) {
@@ -159,10 +129,10 @@ func TestIndexEntries(t *testing.T) {
 
 func TestScaleAlert(t *testing.T) {
 	e := initVault(t)
-	for i := 0; i <= scaleAlertPages; i++ {
-		testenv.WriteFile(t, filepath.Join(e.WS.Root, "EchoesVault/pages/p"+itoa(i)+".md"), page("Page "+itoa(i), "active"))
+	for i := 0; i <= gitvault.ScaleAlertPages; i++ {
+		testenv.WriteFile(t, filepath.Join(e.WS.Root, "EchoesVault/pages/p"+strconv.Itoa(i)+".md"), page("Page "+strconv.Itoa(i), "active"))
 	}
-	in := e.Inspect()
+	in := Inspect(e)
 	if !in.Health.ScaleAlert || in.Health.TotalPages != 201 {
 		t.Fatalf("scaleAlert=%v totalPages=%d", in.Health.ScaleAlert, in.Health.TotalPages)
 	}
@@ -183,18 +153,18 @@ func TestFormatBytes(t *testing.T) {
 func TestOutdatedRuntimeWording(t *testing.T) {
 	v := func(a, b, c int) *[3]int { return &[3]int{a, b, c} }
 	cases := []struct {
-		rs   RuntimeStatus
+		rs   gitvault.RuntimeStatus
 		want []string
 	}{
-		{RuntimeStatus{Compatible: true, Engine: v(1, 1, 1)}, []string{}},
-		{RuntimeStatus{Compatible: true, Engine: v(1, 0, 9)}, []string{"project engine 1.0.9 is older than available engine 1.1.1"}},
-		{RuntimeStatus{Compatible: true, Engine: v(1, 2, 0)}, []string{"project engine 1.2.0 is newer than available engine 1.1.1"}},
-		{RuntimeStatus{Compatible: true}, []string{"project engine None is older than available engine 1.1.1"}},
-		{RuntimeStatus{Engine: v(9, 9, 9)}, []string{}},
+		{gitvault.RuntimeStatus{Compatible: true, Engine: v(1, 1, 1)}, []string{}},
+		{gitvault.RuntimeStatus{Compatible: true, Engine: v(1, 0, 9)}, []string{"project engine 1.0.9 is older than available engine 1.1.1"}},
+		{gitvault.RuntimeStatus{Compatible: true, Engine: v(1, 2, 0)}, []string{"project engine 1.2.0 is newer than available engine 1.1.1"}},
+		{gitvault.RuntimeStatus{Compatible: true}, []string{"project engine None is older than available engine 1.1.1"}},
+		{gitvault.RuntimeStatus{Engine: v(9, 9, 9)}, []string{}},
 	}
 	for _, c := range cases {
 		if got := outdatedRuntime(c.rs); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("outdatedRuntime(%v) = %q, want %q", versionString(c.rs.Engine), got, c.want)
+			t.Errorf("outdatedRuntime(%v) = %q, want %q", gitvault.VersionString(c.rs.Engine), got, c.want)
 		}
 	}
 }
@@ -212,19 +182,19 @@ func TestStateFileStatus(t *testing.T) {
 	}
 	for content, want := range cases {
 		testenv.WriteFile(t, filepath.Join(e.WS.Root, ".echoes-vault/state.json"), content)
-		if got := e.WS.stateFileStatus(); got != (StateFileStatus{Exists: true, Error: want}) {
+		if got := stateFileStatus(e.WS); got != (StateFileStatus{Exists: true, Error: want}) {
 			t.Errorf("state %q: %+v, want error %q", content, got, want)
 		}
 	}
 	os.Remove(e.WS.State)
-	symlinkOrSkip(t, "nowhere", e.WS.State)
-	if got := e.WS.stateFileStatus(); got.Exists || got.Error != "state file is missing" {
+	testenv.SymlinkOrSkip(t, "nowhere", e.WS.State)
+	if got := stateFileStatus(e.WS); got.Exists || got.Error != "state file is missing" {
 		t.Errorf("dangling symlink: %+v", got)
 	}
 	testenv.WriteFile(t, filepath.Join(e.WS.Root, ".echoes-vault/real.json"), "{}")
 	os.Remove(e.WS.State)
-	symlinkOrSkip(t, "real.json", e.WS.State)
-	if got := e.WS.stateFileStatus(); !got.Exists || got.Error != "state file is a symbolic link" {
+	testenv.SymlinkOrSkip(t, "real.json", e.WS.State)
+	if got := stateFileStatus(e.WS); !got.Exists || got.Error != "state file is a symbolic link" {
 		t.Errorf("symlink: %+v", got)
 	}
 }
@@ -233,9 +203,9 @@ func TestAdapterConfigurationAndStructure(t *testing.T) {
 	e := initVault(t)
 	root := e.WS.Root
 	testenv.WriteFile(t, filepath.Join(root, ".opencode/commands/echoes-start.md"), "my own command\n")
-	testenv.WriteFile(t, filepath.Join(root, ".opencode/skills/echoes-search-vault-pages/SKILL.md"), generatedMarker+"\n")
+	testenv.WriteFile(t, filepath.Join(root, ".opencode/skills/echoes-search-vault-pages/SKILL.md"), gitvault.GeneratedMarker+"\n")
 	testenv.WriteFile(t, filepath.Join(root, "AGENTS.md"), "no managed block\n")
-	h := e.Inspect().Health
+	h := Inspect(e).Health
 	want := []string{filepath.Join(".opencode", "commands", "echoes-start.md"),
 		filepath.Join(".opencode", "skills", "echoes-search-vault-pages", "SKILL.md")}
 	if !reflect.DeepEqual(h.AdapterConfiguration, want) {
@@ -248,21 +218,21 @@ func TestAdapterConfigurationAndStructure(t *testing.T) {
 
 func TestTodayEntries(t *testing.T) {
 	e := initVault(t)
-	today := now().UTC().Format("2006-01-02")
+	today := gitvault.Now().UTC().Format("2006-01-02")
 	testenv.WriteFile(t, filepath.Join(e.WS.Root, "EchoesVault/daily/"+today+".md"), "### Session — x\n### Scratchpad — y\n#### Session — no\n")
 	testenv.WriteFile(t, filepath.Join(e.WS.Root, "EchoesVault/daily/"+today+"/a.md"), "### Scratchpad — z\r\n")
 	testenv.WriteFile(t, filepath.Join(e.WS.Root, "EchoesVault/daily/2000-01-01/a.md"), "### Scratchpad — old\n")
-	if got := e.Inspect().Health.TodayEntries; got != 3 {
+	if got := Inspect(e).Health.TodayEntries; got != 3 {
 		t.Fatalf("todayEntries = %d, want 3", got)
 	}
 }
 
 func TestCards(t *testing.T) {
-	e, err := Open(Options{Workspace: t.TempDir()})
+	e, err := gitvault.Open(gitvault.Options{Workspace: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := e.Inspect()
+	in := Inspect(e)
 	want := "### EchoesVault · ○ Not initialized\n\n| Storage | Knowledge | Session |\n|---|---|---|\n" +
 		"| 0 B · 0 files | 0 pages · 0 logs | not started |\n\n" +
 		"Choose **Initialize or restore EchoesVault** to create local Markdown memory.\n\n" +
@@ -273,7 +243,7 @@ func TestCards(t *testing.T) {
 	// Attention details keep the echoes-conformance §19 order, with the invalid state last.
 	h := Health{Initialized: true, IssueCount: 4, MissingStructure: []string{"a"}, OutdatedRuntime: []string{"b"},
 		GitReadinessIssues: []string{"c", "d"}}
-	in = &Inspection{State: &State{Started: pyjson.Int(1), Saved: pyjson.Str("")}, Health: h}
+	in = &Inspection{State: &gitvault.State{Started: pyjson.Int(1), Saved: pyjson.Str("")}, Health: h}
 	if got := in.Card(); !strings.Contains(got, "| 0 B · 0 files | 0 pages · 0 logs | active |\n\nProtocol: 1.0.0 · engine: 1.1.1.\n\n"+
 		"Integrity: missing structure: 1; Git readiness issues: 2; outdated project runtime: 1; invalid runtime state.\n") ||
 		!strings.HasPrefix(got, "### EchoesVault · △ Needs attention (4)\n") {
@@ -291,7 +261,7 @@ func TestShellQuote(t *testing.T) {
 		"café.md":                    "'café.md'",
 		"$HOME":                      "'$HOME'",
 	} {
-		if got := ShellQuote(in); got != want {
+		if got := gitvault.ShellQuote(in); got != want {
 			t.Errorf("ShellQuote(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -305,11 +275,11 @@ func TestShellQuote(t *testing.T) {
 func TestReadinessMatchesGit(t *testing.T) {
 	sb := gitrepotest.New(t)
 	top := sb.Init(filepath.Join(t.TempDir(), "repo"))
-	e, err := Open(Options{Workspace: top})
+	e, err := gitvault.Open(gitvault.Options{Workspace: top})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Install("init"); err != nil {
+	if _, err := setup.Install(e, "init"); err != nil {
 		t.Fatal(err)
 	}
 	// "~/" keeps the value meaningful to both sides when git is a bridge to
@@ -366,16 +336,16 @@ func TestReadinessMatchesGit(t *testing.T) {
 func TestUnreadableRepositoryFailsClosed(t *testing.T) {
 	sb := gitrepotest.New(t)
 	top := sb.Init(filepath.Join(t.TempDir(), "repo"))
-	e, err := Open(Options{Workspace: top})
+	e, err := gitvault.Open(gitvault.Options{Workspace: top})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Install("init"); err != nil {
+	if _, err := setup.Install(e, "init"); err != nil {
 		t.Fatal(err)
 	}
 	sb.Git(top, "config", "core.repositoryformatversion", "1")
 	sb.Git(top, "config", "extensions.frobnicate", "true")
-	h := e.Inspect().Health
+	h := Inspect(e).Health
 	if !h.Git.Available || h.Git.Ready || len(h.GitReadinessIssues) != 1 ||
 		!strings.HasPrefix(h.GitReadinessIssues[0], "repository unreadable: ") || h.Healthy {
 		t.Fatalf("git = %+v, issues = %q", h.Git, h.GitReadinessIssues)
@@ -399,7 +369,7 @@ func TestForeignEngineFilesAreNotMissing(t *testing.T) {
 	testenv.WriteFile(t, filepath.Join(e.WS.Root, ".echoes-vault/state.json"),
 		`{"version": 4, "protocolVersion": "1.0.0", "engineVersion": "1.2.0", "lastWriter": {"agent": null, "adapterVersion": null}}`)
 
-	h := e.Inspect().Health
+	h := Inspect(e).Health
 	if len(h.MissingStructure) != 0 {
 		t.Errorf("missingStructure = %q, want none for another engine's adapters", h.MissingStructure)
 	}
@@ -407,7 +377,7 @@ func TestForeignEngineFilesAreNotMissing(t *testing.T) {
 		t.Errorf("state written by engine 1.2.0 reported invalid: %+v", h.StateFile)
 	}
 	testenv.WriteFile(t, filepath.Join(e.WS.Root, "CLAUDE.md"), "<!-- echoes-vault:start -->\nno version statement\n<!-- echoes-vault:end -->\n")
-	if h := e.Inspect().Health; !reflect.DeepEqual(h.MissingStructure, []string{"CLAUDE.md"}) {
+	if h := Inspect(e).Health; !reflect.DeepEqual(h.MissingStructure, []string{"CLAUDE.md"}) {
 		t.Errorf("missingStructure = %q, want [CLAUDE.md]", h.MissingStructure)
 	}
 }

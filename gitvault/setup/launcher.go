@@ -1,8 +1,9 @@
-package gitvault
+package setup
 
 import (
 	_ "embed"
 	"errors"
+	"github.com/git-echoes/git-echoes/gitvault"
 	"io/fs"
 	"os"
 	"regexp"
@@ -45,18 +46,18 @@ const (
 // recognised, compatible runtime that is not git-echoes' launcher (for
 // instance the reference engine itself) is never overwritten or downgraded,
 // because it is a conforming writer that adapters already run.
-func (ws *Workspace) planRuntime(installRuntime bool) (runtimeAction, error) {
+func planRuntime(ws *gitvault.Workspace, installRuntime bool) (runtimeAction, error) {
 	path := ws.Runtime
 	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return runtimeInstall, nil
 	case err != nil:
-		return runtimeKeep, Wrapf(err, "Cannot read portable runtime %s: %s", path, OSDetail(err))
+		return runtimeKeep, gitvault.Wrapf(err, "Cannot read portable runtime %s: %s", path, gitvault.OSDetail(err))
 	case fi.Mode()&fs.ModeSymlink != 0:
 		// Even a dangling link is refused: writing would follow or replace
 		// a link the user created on purpose.
-		return runtimeKeep, Errorf("Refusing to replace a symbolic-link runtime: %s", path)
+		return runtimeKeep, gitvault.Errorf("Refusing to replace a symbolic-link runtime: %s", path)
 	}
 	if !installRuntime {
 		// protocol §12.4: runtime replacement belongs to explicit upgrade
@@ -65,29 +66,29 @@ func (ws *Workspace) planRuntime(installRuntime bool) (runtimeAction, error) {
 	}
 	data, err := fsx.ReadFile(path)
 	if err != nil {
-		return runtimeKeep, Wrapf(err, "Cannot read portable runtime %s: %s", path, OSDetail(err))
+		return runtimeKeep, gitvault.Wrapf(err, "Cannot read portable runtime %s: %s", path, gitvault.OSDetail(err))
 	}
 	text, err := pytext.DecodeText(data)
 	if err != nil {
-		return runtimeKeep, Wrapf(err, "Cannot read portable runtime %s: invalid UTF-8", path)
+		return runtimeKeep, gitvault.Wrapf(err, "Cannot read portable runtime %s: invalid UTF-8", path)
 	}
-	engine := parseVersionLine(engineVersionRe(), text)
+	engine := gitvault.ParseVersionLine(gitvault.EngineVersionRe(), text)
 	if engine == nil {
-		engine = parseVersionLine(pluginVersionRe(), text)
+		engine = gitvault.ParseVersionLine(gitvault.PluginVersionRe(), text)
 	}
-	protocol := parseVersionLine(protocolVersionRe(), text)
+	protocol := gitvault.ParseVersionLine(gitvault.ProtocolVersionRe(), text)
 	switch {
 	case engine == nil:
-		return runtimeKeep, Errorf("Refusing to overwrite an unrecognized portable runtime: %s", path)
+		return runtimeKeep, gitvault.Errorf("Refusing to overwrite an unrecognized portable runtime: %s", path)
 	case protocol == nil:
-		return runtimeKeep, Errorf("Refusing to overwrite a runtime with unknown protocol metadata: %s", path)
-	case *protocol != protocolTriple:
-		return runtimeKeep, Errorf("Refusing to replace runtime protocol %s with incompatible protocol (1, 0, 0).", versionTuple(protocol))
+		return runtimeKeep, gitvault.Errorf("Refusing to overwrite a runtime with unknown protocol metadata: %s", path)
+	case *protocol != gitvault.ProtocolTriple:
+		return runtimeKeep, gitvault.Errorf("Refusing to replace runtime protocol %s with incompatible protocol (1, 0, 0).", versionTuple(protocol))
 	}
 	if !isLauncher(text) {
 		return runtimeKeep, nil
 	}
-	if compareVersions(*engine, engineTriple) > 0 {
+	if gitvault.CompareVersions(*engine, gitvault.EngineTriple) > 0 {
 		// A launcher from a newer git-echoes: never downgrade it.
 		return runtimeKeep, nil
 	}
@@ -99,26 +100,26 @@ func (ws *Workspace) planRuntime(installRuntime bool) (runtimeAction, error) {
 
 // versionTuple prints a version as Python prints a tuple: (1, 0, 0).
 func versionTuple(v *[3]int) string {
-	return "(" + strings.ReplaceAll(versionString(v), ".", ", ") + ")"
+	return "(" + strings.ReplaceAll(gitvault.VersionString(v), ".", ", ") + ")"
 }
 
 // installLauncher writes the launcher and makes it executable. A replaced
 // file keeps its permission bits (fsx.WriteFileAtomic), and every read bit
 // gains its execute bit so that `./.echoes-vault/echoes_vault.py` works and
 // Git records mode 100755; the umask-derived read bits are respected.
-func (w *writer) installLauncher() error {
-	path := w.ws.Runtime
-	if err := w.write(path, []byte(launcherSource)); err != nil {
+func installLauncher(w *gitvault.Writer) error {
+	path := w.Workspace().Runtime
+	if err := w.Write(path, []byte(launcherSource)); err != nil {
 		return err
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return Wrapf(err, "Cannot make %s executable: %s", path, OSDetail(err))
+		return gitvault.Wrapf(err, "Cannot make %s executable: %s", path, gitvault.OSDetail(err))
 	}
 	mode := fi.Mode().Perm()
 	if exec := mode | (mode&0o444)>>2; exec != mode {
 		if err := os.Chmod(path, exec); err != nil {
-			return Wrapf(err, "Cannot make %s executable: %s", path, OSDetail(err))
+			return gitvault.Wrapf(err, "Cannot make %s executable: %s", path, gitvault.OSDetail(err))
 		}
 	}
 	return nil

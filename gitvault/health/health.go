@@ -1,7 +1,8 @@
-package gitvault
+package health
 
 import (
 	"errors"
+	"github.com/git-echoes/git-echoes/gitvault"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 // Inspection is the result of inspect/status (echoes-conformance §15.6).
 type Inspection struct {
 	Workspace, Vault string
-	State            *State // as read, with live stats; never written
+	State            *gitvault.State // as read, with live stats; never written
 	Refresh          IndexCheck
 	Health           Health
 }
@@ -55,9 +56,9 @@ type Health struct {
 	Healthy      bool // integrity "healthy"
 	IssueCount   int
 	StateFile    StateFileStatus
-	Marker       MarkerRead
-	Runtime      RuntimeStatus
-	Git          GitReadiness
+	Marker       gitvault.MarkerRead
+	Runtime      gitvault.RuntimeStatus
+	Git          gitvault.GitReadiness
 	Storage      Storage
 	Lock         *LockStatus // health.lock, nil when no lock is present
 	// IrregularFiles is health.irregularFiles: FIFOs, sockets and devices
@@ -109,30 +110,30 @@ func (h *Health) problems() []problem {
 // Inspect reports the vault's health (echoes-conformance §15.6, echoes-conformance §18). It is strictly
 // read-only: no lock, no write, no hydrate, no migration, and no marker is
 // needed. Unreadable and non-UTF-8 files are reported, never an error.
-func (e *Engine) Inspect() *Inspection {
+func Inspect(e *gitvault.Engine) *Inspection {
 	ws := e.WS
 	h := Health{}
 
-	src := dirSource{ws.Pages}
+	src := gitvault.DirSource{Dir: ws.Pages}
 	names, listErr := src.PageNames()
 	// One pass reads, validates and conflict-scans every page with reused
 	// buffers; page bodies are never kept.
 	// Unchanged pages come from the page cache, which inspect reads but
 	// never writes (pagecache.go).
-	loaded := e.loadPages(names, nil, true)
+	loaded := e.LoadPages(names, nil, true)
 	h.TotalPages = len(names)
 
 	check := IndexCheck{PageCount: len(names)}
-	currentIndex := ws.currentIndexText()
-	var idx *index
+	currentIndex := ws.CurrentIndexText()
+	var idx *gitvault.Index
 	var renderErr error
 	if listErr != nil {
-		renderErr = Wrapf(listErr, "Cannot list pages in %s: %s", ws.Pages, OSDetail(listErr))
+		renderErr = gitvault.Wrapf(listErr, "Cannot list pages in %s: %s", ws.Pages, gitvault.OSDetail(listErr))
 	} else {
-		idx, renderErr = assembleIndex(names, loaded, nil)
+		idx, renderErr = gitvault.AssembleIndex(names, loaded, nil)
 	}
 	if renderErr != nil {
-		h.IndexBuildErrors = []string{ErrorMessage(renderErr)}
+		h.IndexBuildErrors = []string{gitvault.ErrorMessage(renderErr)}
 	} else {
 		check = IndexCheck{Rendered: true, NeedsRefresh: currentIndex != idx.Text, PageCount: len(idx.Pages), SHA256: idx.SHA256}
 		if check.NeedsRefresh {
@@ -142,33 +143,33 @@ func (e *Engine) Inspect() *Inspection {
 	h.DeprecatedSlugs, h.InvalidFrontmatter = pageChecks(names, loaded)
 	h.DeprecatedPages = len(h.DeprecatedSlugs)
 	h.UnsafePageNames = unsafePageNames(names)
-	h.TotalDailyLogs = ws.countDailyLogs()
+	h.TotalDailyLogs = ws.CountDailyLogs()
 	h.indexEntries(names, currentIndex)
 
 	h.Marker = ws.ReadMarker()
 	h.Initialized = h.Marker.Valid()
 	h.LegacyVaultDetected = ws.LegacyVaultDetected()
 	h.Runtime = ws.RuntimeStatus()
-	h.MissingStructure = ws.missingStructure(h.Initialized, h.Runtime.Compatible)
-	h.AdapterConfiguration = ws.adapterConfiguration()
+	h.MissingStructure = missingStructure(ws, h.Initialized, h.Runtime.Compatible)
+	h.AdapterConfiguration = adapterConfiguration(ws)
 	h.OutdatedRuntime = outdatedRuntime(h.Runtime)
 
 	pageConflict := make(map[string]bool, len(names))
 	for i, name := range names {
-		if loaded[i].readErr == nil && strings.HasSuffix(name, ".md") {
-			pageConflict["pages/"+name] = loaded[i].conflict
+		if loaded[i].ReadErr == nil && strings.HasSuffix(name, ".md") {
+			pageConflict["pages/"+name] = loaded[i].Conflict
 		}
 	}
-	h.Storage, h.ConflictMarkers = ws.inventory(pageConflict)
+	h.Storage, h.ConflictMarkers = inventory(ws, pageConflict)
 	h.SymbolicLinks, h.UnreadableFiles = h.Storage.Symlinks, h.Storage.UnreadableFiles
 
 	h.Git = ws.GitReadiness()
 	h.GitReadinessIssues = h.Git.Issues()
-	h.TodayEntries = ws.todayEntries(now())
-	h.ScaleAlert = h.TotalPages > scaleAlertPages
-	h.StateFile = ws.stateFileStatus()
-	h.Lock = ws.lockStatus(time.Now())
-	h.IrregularFiles = ws.irregularFiles()
+	h.TodayEntries = todayEntries(ws, gitvault.Now())
+	h.ScaleAlert = h.TotalPages > gitvault.ScaleAlertPages
+	h.StateFile = stateFileStatus(ws)
+	h.Lock = lockStatus(ws, time.Now())
+	h.IrregularFiles = irregularFiles(ws)
 
 	for _, p := range h.problems() {
 		h.IssueCount += len(p.items)
@@ -184,7 +185,7 @@ func (e *Engine) Inspect() *Inspection {
 	}
 
 	st := ws.ReadState()
-	st.Stats = Stats{TotalPages: h.TotalPages, TotalDailyLogs: h.TotalDailyLogs, DeprecatedPages: h.DeprecatedPages}
+	st.Stats = gitvault.Stats{TotalPages: h.TotalPages, TotalDailyLogs: h.TotalDailyLogs, DeprecatedPages: h.DeprecatedPages}
 	return &Inspection{Workspace: ws.Root, Vault: ws.Vault, State: st, Refresh: check, Health: h}
 }
 
@@ -193,7 +194,7 @@ func (e *Engine) Inspect() *Inspection {
 func unsafePageNames(names []string) []string {
 	var out []string
 	for _, n := range names {
-		if UnsafeNameDetail(n) != "" {
+		if gitvault.UnsafeNameDetail(n) != "" {
 			out = append(out, n)
 		}
 	}
@@ -202,18 +203,18 @@ func unsafePageNames(names []string) []string {
 
 // pageChecks returns the sorted raw stems of deprecated pages and of pages
 // that fail reading or parsing (echoes-conformance §18.2).
-func pageChecks(names []string, loaded []loadedPage) (deprecated, invalid []string) {
+func pageChecks(names []string, loaded []gitvault.LoadedPage) (deprecated, invalid []string) {
 	deprecated, invalid = []string{}, []string{}
 	seen := map[string]bool{}
 	for i, name := range names {
-		stem := PageStem(name)
+		stem := gitvault.PageStem(name)
 		switch {
-		case loaded[i].page == nil:
+		case loaded[i].Page == nil:
 			if !seen[stem] {
 				seen[stem] = true
 				invalid = append(invalid, stem)
 			}
-		case loaded[i].page.Deprecated():
+		case loaded[i].Page.Deprecated():
 			deprecated = append(deprecated, stem)
 		}
 	}
@@ -224,7 +225,7 @@ func pageChecks(names []string, loaded []loadedPage) (deprecated, invalid []stri
 
 // indexEntries compares the index on disk with the page listing (echoes-conformance §18.2).
 func (h *Health) indexEntries(names []string, indexText string) {
-	rows := parseIndexRows(indexText)
+	rows := gitvault.ParseIndexRows(indexText)
 	h.IndexTopics = len(rows)
 	h.DuplicateIndexEntries, h.EmptyDescriptions = []string{}, []string{}
 	seen := map[string]int{}
@@ -239,7 +240,7 @@ func (h *Health) indexEntries(names []string, indexText string) {
 	}
 	slugs := make(map[string]bool, len(names))
 	for _, n := range names {
-		slugs[pytext.NFC(PageStem(n))] = true
+		slugs[pytext.NFC(gitvault.PageStem(n))] = true
 	}
 	h.OrphanPages, h.MissingPages = []string{}, []string{}
 	for s := range slugs {
@@ -301,23 +302,23 @@ func managedAdapter(p string, subs ...string) bool {
 }
 
 // missingStructure implements echoes-conformance §18.3's structure list, sorted by code point.
-func (ws *Workspace) missingStructure(markerValid, runtimeCompatible bool) []string {
+func missingStructure(ws *gitvault.Workspace, markerValid, runtimeCompatible bool) []string {
 	checks := map[string]bool{
 		"index.md":                               fsx.IsRegular(ws.Index),
 		".echoes-vault.json":                     markerValid,
-		"AGENT_PROTOCOL.md":                      containsAll(ws.Protocol, generatedMarker),
+		"AGENT_PROTOCOL.md":                      containsAll(ws.Protocol, gitvault.GeneratedMarker),
 		"pages/":                                 fsx.IsDirNoFollow(ws.Pages),
 		"daily/":                                 fsx.IsDirNoFollow(ws.Daily),
 		"assets/":                                fsx.IsDirNoFollow(ws.Assets),
 		"raw/":                                   fsx.IsDirNoFollow(ws.Raw),
 		".echoes-vault/echoes_vault.py":          runtimeCompatible,
-		"AGENTS.md":                              managedAdapter(ws.AgentsGuide, blockStart),
-		"CLAUDE.md":                              managedAdapter(ws.ClaudeGuide, blockStart),
-		".claude/skills/echoes-vault/SKILL.md":   managedAdapter(ws.ClaudeSkill, generatedMarker),
-		".opencode/skills/echoes-vault/SKILL.md": managedAdapter(ws.OpenCodeSkill, generatedMarker),
+		"AGENTS.md":                              managedAdapter(ws.AgentsGuide, gitvault.BlockStart),
+		"CLAUDE.md":                              managedAdapter(ws.ClaudeGuide, gitvault.BlockStart),
+		".claude/skills/echoes-vault/SKILL.md":   managedAdapter(ws.ClaudeSkill, gitvault.GeneratedMarker),
+		".opencode/skills/echoes-vault/SKILL.md": managedAdapter(ws.OpenCodeSkill, gitvault.GeneratedMarker),
 	}
-	for _, c := range openCodeCommands {
-		checks[".opencode/commands/"+c] = managedAdapter(ws.CommandPath(c), generatedMarker)
+	for _, c := range gitvault.OpenCodeCommands {
+		checks[".opencode/commands/"+c] = managedAdapter(ws.CommandPath(c), gitvault.GeneratedMarker)
 	}
 	out := []string{}
 	for name, ok := range checks {
@@ -331,7 +332,7 @@ func (ws *Workspace) missingStructure(markerValid, runtimeCompatible bool) []str
 
 // adapterConfiguration lists generated agent files that exist but are not
 // ours to manage (echoes-conformance §18.3). A dangling symlink does not exist.
-func (ws *Workspace) adapterConfiguration() []string {
+func adapterConfiguration(ws *gitvault.Workspace) []string {
 	var out []string
 	conflict := func(p string, subs ...string) {
 		if _, err := os.Stat(p); err != nil {
@@ -341,13 +342,13 @@ func (ws *Workspace) adapterConfiguration() []string {
 			out = append(out, ws.Rel(p))
 		}
 	}
-	conflict(ws.ClaudeSkill, generatedMarker)
-	conflict(ws.OpenCodeSkill, generatedMarker)
-	for _, c := range openCodeCommands {
-		conflict(ws.CommandPath(c), generatedMarker)
+	conflict(ws.ClaudeSkill, gitvault.GeneratedMarker)
+	conflict(ws.OpenCodeSkill, gitvault.GeneratedMarker)
+	for _, c := range gitvault.OpenCodeCommands {
+		conflict(ws.CommandPath(c), gitvault.GeneratedMarker)
 	}
-	for _, s := range legacySkills {
-		conflict(ws.LegacySkillPath(s), generatedMarker, legacyRedirectID)
+	for _, s := range gitvault.LegacySkills {
+		conflict(ws.LegacySkillPath(s), gitvault.GeneratedMarker, gitvault.LegacyRedirectID)
 	}
 	return sortedUnique(out)
 }
@@ -366,25 +367,25 @@ func sortedUnique(xs []string) []string {
 // outdatedRuntime reports a compatible project runtime of another engine
 // version. The reference always says "older"; we say "newer" when it is
 // (echoes-conformance §18.3 Quirk), keeping one entry either way.
-func outdatedRuntime(rs RuntimeStatus) []string {
-	if !rs.Compatible || (rs.Engine != nil && *rs.Engine == engineTriple) {
+func outdatedRuntime(rs gitvault.RuntimeStatus) []string {
+	if !rs.Compatible || (rs.Engine != nil && *rs.Engine == gitvault.EngineTriple) {
 		return []string{}
 	}
 	if rs.Engine == nil {
-		return []string{"project engine None is older than available engine " + EngineVersion}
+		return []string{"project engine None is older than available engine " + gitvault.EngineVersion}
 	}
 	word := "older"
-	if compareVersions(*rs.Engine, engineTriple) > 0 {
+	if gitvault.CompareVersions(*rs.Engine, gitvault.EngineTriple) > 0 {
 		word = "newer"
 	}
-	return []string{"project engine " + versionString(rs.Engine) + " is " + word + " than available engine " + EngineVersion}
+	return []string{"project engine " + gitvault.VersionString(rs.Engine) + " is " + word + " than available engine " + gitvault.EngineVersion}
 }
 
 // inventory walks the vault once without following symlinks (echoes-conformance §18.6) and
 // finds the *.md files with conflict markers (echoes-conformance §18.3). pageConflict holds
 // the verdicts for pages already read, by vault-relative slash path, so they
 // are not read twice.
-func (ws *Workspace) inventory(pageConflict map[string]bool) (Storage, []string) {
+func inventory(ws *gitvault.Workspace, pageConflict map[string]bool) (Storage, []string) {
 	st := Storage{Symlinks: []string{}, UnreadableFiles: []string{}}
 	type file struct {
 		rel string
@@ -416,7 +417,7 @@ func (ws *Workspace) inventory(pageConflict map[string]bool) (Storage, []string)
 	// the Markdown files not already in memory, in parallel.
 	infos := make([]fs.FileInfo, len(files))
 	conflict := make([]bool, len(files))
-	parallel(len(files), func(i int) {
+	gitvault.Parallel(len(files), func(i int) {
 		fi, err := files[i].d.Info()
 		if err != nil {
 			return // stays nil: unreadable
@@ -431,7 +432,7 @@ func (ws *Workspace) inventory(pageConflict map[string]bool) (Storage, []string)
 				return
 			}
 			text, ok := readTextNoFollow(filepath.Join(ws.Vault, files[i].rel))
-			conflict[i] = ok && hasConflictMarker(text)
+			conflict[i] = ok && gitvault.HasConflictMarker(text)
 		}
 	})
 	conflicts := []string{}
@@ -446,7 +447,7 @@ func (ws *Workspace) inventory(pageConflict map[string]bool) (Storage, []string)
 		}
 		st.TotalFiles++
 		st.TotalBytes += fi.Size()
-		if _, suffix := pySuffix(f.d.Name()); strings.EqualFold(suffix, ".md") {
+		if _, suffix := gitvault.PySuffix(f.d.Name()); strings.EqualFold(suffix, ".md") {
 			st.MarkdownFiles++
 		}
 		if mt := fi.ModTime(); !st.HasLastModified || mt.After(st.LastModified) {
@@ -490,7 +491,7 @@ var entryHeading = []string{"### Scratchpad — ", "### Session — "}
 
 // todayEntries counts the daily headings of local today and UTC today
 // (echoes-conformance §18.2).
-func (ws *Workspace) todayEntries(t time.Time) int {
+func todayEntries(ws *gitvault.Workspace, t time.Time) int {
 	dates := []string{t.Local().Format("2006-01-02")}
 	if utc := t.UTC().Format("2006-01-02"); utc != dates[0] {
 		dates = append(dates, utc)
@@ -512,7 +513,7 @@ func (ws *Workspace) todayEntries(t time.Time) int {
 	for _, date := range dates {
 		count(filepath.Join(ws.Daily, date+".md"))
 		dir := filepath.Join(ws.Daily, date)
-		walkDaily(dir, func(rel string) bool {
+		gitvault.WalkDaily(dir, func(rel string) bool {
 			count(filepath.Join(dir, filepath.FromSlash(rel)))
 			return true
 		})
@@ -521,30 +522,30 @@ func (ws *Workspace) todayEntries(t time.Time) int {
 }
 
 // stateFileStatus implements echoes-conformance §18.4's stateFile.
-func (ws *Workspace) stateFileStatus() StateFileStatus {
+func stateFileStatus(ws *gitvault.Workspace) StateFileStatus {
 	fi, err := os.Lstat(ws.State)
-	if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink != 0 && !exists(ws.State)) {
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink != 0 && !statOK(ws.State)) {
 		return StateFileStatus{Error: "state file is missing"}
 	}
 	if err != nil {
-		return StateFileStatus{Exists: true, Error: OSDetail(err)}
+		return StateFileStatus{Exists: true, Error: gitvault.OSDetail(err)}
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return StateFileStatus{Exists: true, Error: "state file is a symbolic link"}
 	}
 	data, err := fsx.ReadFile(ws.State)
 	if err != nil {
-		return StateFileStatus{Exists: true, Error: OSDetail(err)}
+		return StateFileStatus{Exists: true, Error: gitvault.OSDetail(err)}
 	}
 	text, err := pytext.DecodeText(data)
 	if err != nil {
-		return StateFileStatus{Exists: true, Error: ReadDetail(err)}
+		return StateFileStatus{Exists: true, Error: gitvault.ReadDetail(err)}
 	}
 	raw, err := pyjson.Decode(text)
 	if err != nil {
 		return StateFileStatus{Exists: true, Error: err.Error()}
 	}
-	if msg := stateFileValid(raw); msg != "" {
+	if msg := gitvault.StateFileValid(raw); msg != "" {
 		return StateFileStatus{Exists: true, Error: msg}
 	}
 	return StateFileStatus{Exists: true, Valid: true}
@@ -567,7 +568,7 @@ func (s StateFileStatus) JSON() pyjson.Value {
 func (s Storage) JSON() pyjson.Value {
 	last := pyjson.NullValue()
 	if s.HasLastModified {
-		last = pyjson.Str(localTimestamp(s.LastModified))
+		last = pyjson.Str(gitvault.LocalTimestamp(s.LastModified))
 	}
 	return pyjson.ObjectValue(pyjson.NewObj().
 		Set("totalBytes", pyjson.Int(s.TotalBytes)).
@@ -609,10 +610,10 @@ func (h *Health) JSON() pyjson.Value {
 		Set("deprecatedSlugs", pyjson.Strs(h.DeprecatedSlugs)).
 		Set("indexTopics", pyjson.Int(int64(h.IndexTopics))).
 		Set("generatedIndex", pyjson.Boolean(true)).
-		Set("protocolVersion", pyjson.Str(ProtocolVersion)).
-		Set("engineVersion", pyjson.Str(EngineVersion)).
-		Set("managedAdapterVersion", pyjson.Str(managedAdapterVersion)).
-		Set("codexAdapterVersion", pyjson.Str(managedAdapterVersion)).
+		Set("protocolVersion", pyjson.Str(gitvault.ProtocolVersion)).
+		Set("engineVersion", pyjson.Str(gitvault.EngineVersion)).
+		Set("managedAdapterVersion", pyjson.Str(gitvault.ManagedAdapterVersion)).
+		Set("codexAdapterVersion", pyjson.Str(gitvault.ManagedAdapterVersion)).
 		Set("initialized", pyjson.Boolean(h.Initialized)).
 		Set("legacyVaultDetected", pyjson.Boolean(h.LegacyVaultDetected))
 	keys := []string{"missingStructure", "invalidFrontmatter", "duplicateIndexEntries", "emptyDescriptions",
@@ -652,3 +653,6 @@ func (in *Inspection) JSON() pyjson.Value {
 		Set("indexRefresh", in.Refresh.JSON()).
 		Set("health", in.Health.JSON()))
 }
+
+// statOK reports whether p exists, following symlinks.
+func statOK(p string) bool { _, err := os.Stat(p); return err == nil }

@@ -1,6 +1,7 @@
-package gitvault
+package setup
 
 import (
+	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
@@ -9,58 +10,58 @@ import (
 // boundary, differing only in the reported operation. Unlike the reference,
 // the legacy summary migration is validated before the first write, so a
 // vault that cannot migrate is left exactly as it was.
-func (e *Engine) Install(operation string) (pyjson.Value, error) {
+func Install(e *gitvault.Engine, operation string) (pyjson.Value, error) {
 	// --agent needs no vault: refuse it before the lock is taken, so not even
 	// the lock's directory is created (issue 11 item 8).
-	agent, err := e.flagAgent()
+	agent, err := e.FlagAgent()
 	if err != nil {
 		return pyjson.Value{}, err
 	}
-	w, err := e.WS.acquire()
+	w, err := e.WS.Acquire()
 	if err != nil {
 		return pyjson.Value{}, err
 	}
-	defer w.release()
+	defer w.Release()
 	m := e.WS.ReadMarker()
 	existed := m.Valid()
-	if err := m.writable(); err != nil {
+	if err := writable(m); err != nil {
 		return pyjson.Value{}, err
 	}
-	plan, err := e.planMigration()
+	plan, err := e.PlanMigration()
 	if err != nil {
 		return pyjson.Value{}, err
 	}
 	// Every adapter refusal (symlinks, malformed blocks, a foreign runtime
 	// or protocol guide) is found before the first write.
-	adapterPlan, err := e.WS.planAdapters(true)
+	adapterPlan, err := planAdapters(e.WS, true)
 	if err != nil {
 		return pyjson.Value{}, err
 	}
-	if err := e.WS.checkReplaceTargets(plan.index); err != nil {
+	if err := checkReplaceTargets(e.WS, plan.Index); err != nil {
 		return pyjson.Value{}, err
 	}
-	if err := w.mkdirs(e.WS.Raw, e.WS.Pages, e.WS.Daily, e.WS.Assets); err != nil {
+	if err := w.Mkdirs(e.WS.Raw, e.WS.Pages, e.WS.Daily, e.WS.Assets); err != nil {
 		return pyjson.Value{}, err
 	}
-	if err := w.writeIgnore(adapterPlan); err != nil {
+	if err := writeIgnore(w, adapterPlan); err != nil {
 		return pyjson.Value{}, err
 	}
-	if _, err := w.writeMarker(); err != nil {
+	if _, err := w.WriteMarker(); err != nil {
 		return pyjson.Value{}, err
 	}
 	// Read after the plan and before the first state write: legacy state
 	// files are imported here (echoes-conformance §14.2).
 	st := e.WS.ReadState()
 	st.Initialized = true
-	adapters, err := w.applyAdapters(adapterPlan)
+	adapters, err := applyAdapters(w, adapterPlan)
 	if err != nil {
 		return pyjson.Value{}, err
 	}
-	refresh, idx, err := w.applyMigration(plan)
+	refresh, idx, err := w.ApplyMigration(plan)
 	if err != nil {
 		return pyjson.Value{}, err
 	}
-	st, err = e.finishState(w, st, e.WS.statsFromIndex(idx), agent)
+	st, err = e.FinishState(w, st, e.WS.StatsFromIndex(idx), agent)
 	if err != nil {
 		return pyjson.Value{}, err
 	}
@@ -76,42 +77,42 @@ func (e *Engine) Install(operation string) (pyjson.Value, error) {
 
 // ConfigureAgents repairs the generated adapters of an initialized vault
 // without authoring knowledge (echoes-conformance §15.3).
-func (e *Engine) ConfigureAgents() (pyjson.Value, error) {
-	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
-		agent, err := e.flagAgent()
+func ConfigureAgents(e *gitvault.Engine) (pyjson.Value, error) {
+	return e.LockedMutation(func(w *gitvault.Writer) (pyjson.Value, error) {
+		agent, err := e.FlagAgent()
 		if err != nil {
 			return pyjson.Value{}, err
 		}
 		// Validate the index before touching anything: it fails on any
 		// invalid page, and then nothing should have changed.
-		idx, err := e.render(nil)
+		idx, err := e.Render(nil)
 		if err != nil {
 			return pyjson.Value{}, err
 		}
-		adapterPlan, err := e.WS.planAdapters(false)
+		adapterPlan, err := planAdapters(e.WS, false)
 		if err != nil {
 			return pyjson.Value{}, err
 		}
-		if err := e.WS.checkReplaceTargets(idx); err != nil {
+		if err := checkReplaceTargets(e.WS, idx); err != nil {
 			return pyjson.Value{}, err
 		}
-		if err := w.mkdirs(e.WS.Raw, e.WS.Pages, e.WS.Daily, e.WS.Assets); err != nil {
+		if err := w.Mkdirs(e.WS.Raw, e.WS.Pages, e.WS.Daily, e.WS.Assets); err != nil {
 			return pyjson.Value{}, err
 		}
-		if err := w.writeIgnore(adapterPlan); err != nil {
+		if err := writeIgnore(w, adapterPlan); err != nil {
 			return pyjson.Value{}, err
 		}
-		if _, err := w.writeMarker(); err != nil {
+		if _, err := w.WriteMarker(); err != nil {
 			return pyjson.Value{}, err
 		}
-		adapters, err := w.applyAdapters(adapterPlan)
+		adapters, err := applyAdapters(w, adapterPlan)
 		if err != nil {
 			return pyjson.Value{}, err
 		}
-		if _, err := w.refreshIndex(idx); err != nil {
+		if _, err := w.RefreshIndex(idx); err != nil {
 			return pyjson.Value{}, err
 		}
-		if _, err := e.finishState(w, e.WS.ReadState(), e.WS.statsFromIndex(idx), agent); err != nil {
+		if _, err := e.FinishState(w, e.WS.ReadState(), e.WS.StatsFromIndex(idx), agent); err != nil {
 			return pyjson.Value{}, err
 		}
 		out := pyjson.NewObj().Set("ok", pyjson.Boolean(true))
@@ -126,15 +127,15 @@ func (e *Engine) ConfigureAgents() (pyjson.Value, error) {
 
 // writable fails, before anything is written, where writeMarker would
 // (echoes-conformance §7.4): an unreadable marker or one of another protocol version.
-func (m MarkerRead) writable() error {
+func writable(m gitvault.MarkerRead) error {
 	if m.Err != nil {
 		return m.Err
 	}
 	if !m.Exists {
 		return nil
 	}
-	if pv := m.ProtocolValue(); pv.Kind != pyjson.Null && !pyjson.Equal(pv, pyjson.Str(ProtocolVersion)) {
-		return Errorf("Unsupported EchoesVault protocol %s; this runtime supports 1.0.0. Upgrade the agent adapter before writing.", pyjson.Repr(pv))
+	if pv := m.ProtocolValue(); pv.Kind != pyjson.Null && !pyjson.Equal(pv, pyjson.Str(gitvault.ProtocolVersion)) {
+		return gitvault.Errorf("Unsupported EchoesVault protocol %s; this runtime supports 1.0.0. Upgrade the agent adapter before writing.", pyjson.Repr(pv))
 	}
 	return nil
 }
@@ -142,17 +143,17 @@ func (m MarkerRead) writable() error {
 // checkReplaceTargets refuses, before the first write, the symlinked
 // marker, index or state that the command would otherwise only meet after
 // installing the adapters.
-func (ws *Workspace) checkReplaceTargets(idx *index) error {
+func checkReplaceTargets(ws *gitvault.Workspace, idx *gitvault.Index) error {
 	targets := []string{ws.State}
-	if ws.currentIndexText() != idx.Text {
+	if ws.CurrentIndexText() != idx.Text {
 		targets = append(targets, ws.Index)
 	}
-	if m := ws.ReadMarker(); !m.Exists || !pyjson.Equal(m.Value, canonicalMarker) {
+	if m := ws.ReadMarker(); !m.Exists || !pyjson.Equal(m.Value, gitvault.CanonicalMarker) {
 		targets = append(targets, ws.Marker)
 	}
 	for _, t := range targets {
 		if fsx.IsSymlink(t) {
-			return Errorf("Refusing to replace a symbolic link: %s", t)
+			return gitvault.Errorf("Refusing to replace a symbolic link: %s", t)
 		}
 	}
 	return nil

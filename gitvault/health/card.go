@@ -1,6 +1,7 @@
-package gitvault
+package health
 
 import (
+	"github.com/git-echoes/git-echoes/gitvault"
 	"strconv"
 	"strings"
 
@@ -28,7 +29,7 @@ func (in *Inspection) Card() string {
 		"| Storage | Knowledge | Session |",
 		"|---|---|---|",
 		"| " + formatBytes(h.Storage.TotalBytes) + " · " + strconv.Itoa(h.Storage.TotalFiles) + " files | " +
-			strconv.Itoa(h.TotalPages) + " pages · " + strconv.Itoa(h.TotalDailyLogs) + " logs | " + in.State.sessionLabel() + " |",
+			strconv.Itoa(h.TotalPages) + " pages · " + strconv.Itoa(h.TotalDailyLogs) + " logs | " + sessionLabel(in.State) + " |",
 		"",
 	}
 	switch {
@@ -78,7 +79,7 @@ func (h *Health) badge() string {
 	return "△ Needs attention (" + strconv.Itoa(h.IssueCount) + ")"
 }
 
-func (st *State) sessionLabel() string {
+func sessionLabel(st *gitvault.State) string {
 	switch {
 	case !pyjson.Truthy(st.Started):
 		return "not started"

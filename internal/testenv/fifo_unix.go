@@ -1,14 +1,14 @@
 //go:build unix
 
-package gitvault
+package testenv
 
 import (
 	"syscall"
 	"testing"
 )
 
-// makeFIFO creates a real FIFO at p (issue 11 item 4).
-func makeFIFO(t *testing.T, p string) {
+// MakeFIFO creates a real FIFO at p (issue 11 item 4).
+func MakeFIFO(t testing.TB, p string) {
 	t.Helper()
 	if err := syscall.Mkfifo(p, 0o644); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,7 @@
-package gitvault
+package health
 
 import (
-	"errors"
+	"github.com/git-echoes/git-echoes/gitvault"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,8 +34,8 @@ var lockTokenRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 
 // lockStatus reports the lock without taking or changing it; nil when no
 // lock is present.
-func (ws *Workspace) lockStatus(t time.Time) *LockStatus {
-	st, ok := fsx.InspectLock(ws.Lock, lockOptions.Stale, t)
+func lockStatus(ws *gitvault.Workspace, t time.Time) *LockStatus {
+	st, ok := fsx.InspectLock(ws.Lock, gitvault.LockOptions.Stale, t)
 	if !ok {
 		return nil
 	}
@@ -93,28 +93,12 @@ func (l *LockStatus) cardLine() string {
 	return "Lock: " + l.Problem + "."
 }
 
-// lockError renders a failure to take the lock (echoes-conformance §6).
-func lockError(ws *Workspace, err error) error {
-	var ne *fsx.LockNotFileError
-	switch {
-	case errors.Is(err, fsx.ErrLockBusy):
-		return Wrapf(err, lockBusyMessage)
-	case errors.As(err, &ne):
-		// A directory or FIFO at the lock path never goes away by itself;
-		// the reference reports it as "still running" forever (issue 11
-		// item 3): say what is there and where.
-		return Wrapf(err, "Cannot acquire EchoesVault lock: %s is %s, not a lock file. Remove it, then retry.",
-			ws.Lock, fsx.DescribeType(ne.Mode))
-	}
-	return Wrapf(err, "Cannot acquire EchoesVault lock %s: %s", ws.Lock, OSDetail(err))
-}
-
 // irregularFiles lists, as "<workspace-relative path>: <type>", the managed
 // files and pages that are FIFOs, sockets or devices (issue 11 item 4).
 // Every engine read refuses them without blocking; this is where health
 // says so (health.irregularFiles, present only when not empty). The lock
 // has health.lock of its own.
-func (ws *Workspace) irregularFiles() []string {
+func irregularFiles(ws *gitvault.Workspace) []string {
 	var out []string
 	check := func(p string) {
 		fi, err := os.Lstat(p)

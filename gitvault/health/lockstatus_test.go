@@ -1,4 +1,4 @@
-package gitvault
+package health
 
 import (
 	"os"
@@ -14,10 +14,10 @@ import (
 // take, wait for or remove it, and say nothing when there is none.
 func TestInspectReportsLock(t *testing.T) {
 	e := initVault(t)
-	if h := e.Inspect().Health; h.Lock != nil {
+	if h := Inspect(e).Health; h.Lock != nil {
 		t.Fatalf("lock reported with none present: %+v", h.Lock)
 	}
-	if _, ok := e.Inspect().JSON().Obj.Get("lock"); ok {
+	if _, ok := Inspect(e).JSON().Obj.Get("lock"); ok {
 		t.Fatal("top-level lock key")
 	}
 	for _, c := range []struct {
@@ -38,7 +38,7 @@ func TestInspectReportsLock(t *testing.T) {
 		if err := os.Chtimes(e.WS.Lock, mt, mt); err != nil {
 			t.Fatal(err)
 		}
-		in := e.Inspect()
+		in := Inspect(e)
 		l := in.Health.Lock
 		if l == nil || l.State != c.state || l.PID != c.pid || l.AgeSeconds < int64(c.age/time.Second) ||
 			l.AgeSeconds > int64((c.age+time.Hour)/time.Second) || l.Problem != "" {

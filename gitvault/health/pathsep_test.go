@@ -1,4 +1,4 @@
-package gitvault
+package health
 
 import (
 	"os/exec"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/testenv"
@@ -49,11 +51,11 @@ func strs(v pyjson.Value) []string {
 // own JSON, read by CI annotations; tested in gitvault/gate) use "/". start's "### <path>" headings
 // are the relative path as on disk (echoes-conformance §15.5). This test runs on Windows too.
 func TestJSONPathSeparators(t *testing.T) {
-	e, err := Open(Options{Workspace: t.TempDir()})
+	e, err := gitvault.Open(gitvault.Options{Workspace: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Install("init")
+	res, err := setup.Install(e, "init")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +87,7 @@ func TestJSONPathSeparators(t *testing.T) {
 	testenv.WriteFile(t, filepath.Join(root, "EchoesVault/daily/2026-01-01/x.md"), "a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> o\n")
 	testenv.WriteFile(t, filepath.Join(root, ".claude/skills/echoes-vault/SKILL.md"), "my own skill\n")
 	testenv.WriteFile(t, filepath.Join(root, ".opencode/commands/echoes-end.md"), "my own command\n")
-	h := e.Inspect().Health.JSON()
+	h := Inspect(e).Health.JSON()
 	if got := strs(getPath(t, h, "conflictMarkers")); !reflect.DeepEqual(got, []string{"daily/2026-01-01/x.md"}) {
 		t.Errorf("conflictMarkers = %q", got)
 	}
@@ -116,15 +118,15 @@ func TestGitReadinessSlashes(t *testing.T) {
 	}
 	sb := gitrepotest.New(t)
 	dir := sb.Init(filepath.Join(t.TempDir(), "repo"))
-	e, err := Open(Options{Workspace: dir})
+	e, err := gitvault.Open(gitvault.Options{Workspace: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Install("init"); err != nil {
+	if _, err := setup.Install(e, "init"); err != nil {
 		t.Fatal(err)
 	}
 	testenv.WriteFile(t, filepath.Join(dir, "EchoesVault/pages/auth.md"), page("Token flow.", "active"))
-	git := getPath(t, e.Inspect().Health.JSON(), "git")
+	git := getPath(t, Inspect(e).Health.JSON(), "git")
 	untracked := strs(getPath(t, git, "untrackedDurableFiles"))
 	found := false
 	for _, p := range untracked {

@@ -1,16 +1,19 @@
-package gitvault
+package health
 
 import (
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
+	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // writePages writes n valid pages (about 1 KB each) and renders index.md.
-func writePages(b *testing.B, e *Engine, n int) {
+func writePages(b *testing.B, e *gitvault.Engine, n int) {
 	b.Helper()
 	body := ""
 	for i := 0; i < 16; i++ {
@@ -21,8 +24,8 @@ func writePages(b *testing.B, e *Engine, n int) {
 		if i%25 == 0 {
 			status = "deprecated"
 		}
-		testenv.WriteFile(b, filepath.Join(e.WS.Root, "EchoesVault/pages/page-"+itoa(i)+".md"),
-			"---\ntype: note\nstack: go\nstatus: "+status+"\nsummary: Page number "+itoa(i)+"\n---\n"+body)
+		testenv.WriteFile(b, filepath.Join(e.WS.Root, "EchoesVault/pages/page-"+strconv.Itoa(i)+".md"),
+			"---\ntype: note\nstack: go\nstatus: "+status+"\nsummary: Page number "+strconv.Itoa(i)+"\n---\n"+body)
 
 	}
 	if _, err := e.RebuildIndex(); err != nil {
@@ -30,10 +33,10 @@ func writePages(b *testing.B, e *Engine, n int) {
 	}
 }
 
-func benchInspect(b *testing.B, e *Engine) {
+func benchInspect(b *testing.B, e *gitvault.Engine) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if in := e.Inspect(); in.Health.TotalPages == 0 {
+		if in := Inspect(e); in.Health.TotalPages == 0 {
 			b.Fatal("no pages")
 		}
 	}
@@ -46,11 +49,11 @@ func benchInspect(b *testing.B, e *Engine) {
 func BenchmarkInspectLargeRepo(b *testing.B) {
 	sb := gitrepotest.New(b)
 	repo := gitrepotest.GenerateLarge(b, sb, filepath.Join(b.TempDir(), "repo"), 100000, 1)
-	e, err := Open(Options{Workspace: repo.Top})
+	e, err := gitvault.Open(gitvault.Options{Workspace: repo.Top})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := e.Install("init"); err != nil {
+	if _, err := setup.Install(e, "init"); err != nil {
 		b.Fatal(err)
 	}
 	writePages(b, e, 1000)
@@ -59,7 +62,7 @@ func BenchmarkInspectLargeRepo(b *testing.B) {
 	sb.Git(repo.Top, "config", "maintenance.auto", "false")
 	sb.Git(repo.Top, "add", "-A")
 	sb.Git(repo.Top, "commit", "-qm", "large")
-	if in := e.Inspect(); !in.Health.Git.Ready {
+	if in := Inspect(e); !in.Health.Git.Ready {
 		b.Fatalf("not ready: %q", in.Health.GitReadinessIssues)
 	}
 	b.Run("inspect", func(b *testing.B) { benchInspect(b, e) })
@@ -77,11 +80,11 @@ func BenchmarkInspectLargeRepo(b *testing.B) {
 // BenchmarkInspect10kOutsideGit: 10,000 pages, no repository. The
 // reference engine takes about 3.6 s here.
 func BenchmarkInspect10kOutsideGit(b *testing.B) {
-	e, err := Open(Options{Workspace: b.TempDir()})
+	e, err := gitvault.Open(gitvault.Options{Workspace: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := e.Install("init"); err != nil {
+	if _, err := setup.Install(e, "init"); err != nil {
 		b.Fatal(err)
 	}
 	writePages(b, e, 10000)

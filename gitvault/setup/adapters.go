@@ -1,7 +1,8 @@
-package gitvault
+package setup
 
 import (
 	"errors"
+	"github.com/git-echoes/git-echoes/gitvault"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,10 +22,10 @@ type adapterResult struct {
 
 func (r adapterResult) JSON() pyjson.Value {
 	return pyjson.ObjectValue(pyjson.NewObj().
-		Set("protocolVersion", pyjson.Str(ProtocolVersion)).
-		Set("engineVersion", pyjson.Str(EngineVersion)).
-		Set("managedAdapterVersion", pyjson.Str(managedAdapterVersion)).
-		Set("codexAdapterVersion", pyjson.Str(managedAdapterVersion)).
+		Set("protocolVersion", pyjson.Str(gitvault.ProtocolVersion)).
+		Set("engineVersion", pyjson.Str(gitvault.EngineVersion)).
+		Set("managedAdapterVersion", pyjson.Str(gitvault.ManagedAdapterVersion)).
+		Set("codexAdapterVersion", pyjson.Str(gitvault.ManagedAdapterVersion)).
 		Set("runtimeUpdated", pyjson.Boolean(r.RuntimeUpdated)).
 		Set("protocolUpdated", pyjson.Boolean(r.ProtocolUpdated)).
 		Set("guidesUpdated", pyjson.Strs(r.GuidesUpdated)).
@@ -55,24 +56,24 @@ type adapterPlan struct {
 // installAdapters plans and then writes the generated agent files (echoes-conformance §16.2).
 // installRuntime is true for init/migrate/upgrade, which may install or
 // replace the portable runtime; configure-agents only restores a missing one.
-func (w *writer) installAdapters(installRuntime bool) (adapterResult, error) {
-	plan, err := w.ws.planAdapters(installRuntime)
+func installAdapters(w *gitvault.Writer, installRuntime bool) (adapterResult, error) {
+	plan, err := planAdapters(w.Workspace(), installRuntime)
 	if err != nil {
 		return adapterResult{}, err
 	}
-	if err := w.writeIgnore(plan); err != nil {
+	if err := writeIgnore(w, plan); err != nil {
 		return adapterResult{}, err
 	}
-	return w.applyAdapters(plan)
+	return applyAdapters(w, plan)
 }
 
 // planAdapters reads and validates every adapter file without writing.
-func (ws *Workspace) planAdapters(installRuntime bool) (*adapterPlan, error) {
+func planAdapters(ws *gitvault.Workspace, installRuntime bool) (*adapterPlan, error) {
 	p := &adapterPlan{}
 	for _, f := range []struct {
 		path  string
 		lines []string
-	}{{ws.VaultIgnore, vaultIgnoreLines}, {ws.RuntimeIgnore, runtimeIgnoreLines}} {
+	}{{ws.VaultIgnore, gitvault.VaultIgnoreLines}, {ws.RuntimeIgnore, gitvault.RuntimeIgnoreLines}} {
 		data, changed, err := planLines(f.path, f.lines)
 		if err != nil {
 			return nil, err
@@ -82,7 +83,7 @@ func (ws *Workspace) planAdapters(installRuntime bool) (*adapterPlan, error) {
 		}
 	}
 	var err error
-	if p.runtime, err = ws.planRuntime(installRuntime); err != nil {
+	if p.runtime, err = planRuntime(ws, installRuntime); err != nil {
 		return nil, err
 	}
 	p.result.RuntimeUpdated = p.runtime != runtimeKeep
@@ -144,7 +145,7 @@ func readManaged(path string) (text string, exists, isLink bool, err error) {
 func detail(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return OSDetail(err)
+		return gitvault.OSDetail(err)
 	}
 	return err.Error()
 }
@@ -154,13 +155,13 @@ func (p *adapterPlan) planProtocol(path string) error {
 	text, _, isLink, err := readManaged(path)
 	switch {
 	case isLink:
-		return Errorf("Refusing to replace a symbolic link: %s", path)
+		return gitvault.Errorf("Refusing to replace a symbolic link: %s", path)
 	case err != nil:
-		return Wrapf(err, "Cannot read managed file %s: %s", path, detail(err))
+		return gitvault.Wrapf(err, "Cannot read managed file %s: %s", path, detail(err))
 	case text == agentProtocolText:
 		return nil
-	case text != "" && !strings.Contains(text, generatedMarker):
-		return Errorf("Refusing to overwrite non-EchoesVault file: %s. Move it or add the protocol manually.", path)
+	case text != "" && !strings.Contains(text, gitvault.GeneratedMarker):
+		return gitvault.Errorf("Refusing to overwrite non-EchoesVault file: %s. Move it or add the protocol manually.", path)
 	}
 	p.writes = append(p.writes, plannedWrite{path, []byte(agentProtocolText)})
 	p.result.ProtocolUpdated = true
@@ -176,9 +177,9 @@ func planGuide(path string) (data []byte, changed bool, err error) {
 	text, _, isLink, err := readManaged(path)
 	switch {
 	case isLink:
-		return nil, false, Errorf("Refusing to update a symbolic-link agent guide: %s", path)
+		return nil, false, gitvault.Errorf("Refusing to update a symbolic-link agent guide: %s", path)
 	case err != nil:
-		return nil, false, Wrapf(err, "Cannot read agent guide %s: %s", path, detail(err))
+		return nil, false, gitvault.Wrapf(err, "Cannot read agent guide %s: %s", path, detail(err))
 	}
 	newText, err := withManagedBlock(text, path)
 	if err != nil || newText == text {
@@ -189,7 +190,7 @@ func planGuide(path string) (data []byte, changed bool, err error) {
 		raw, err = nil, nil
 	}
 	if err != nil {
-		return nil, false, Wrapf(err, "Cannot read agent guide %s: %s", path, detail(err))
+		return nil, false, gitvault.Wrapf(err, "Cannot read agent guide %s: %s", path, detail(err))
 	}
 	newRaw, err := withManagedBlock(string(raw), path)
 	if err != nil {
@@ -204,16 +205,16 @@ func planGuide(path string) (data []byte, changed bool, err error) {
 // start marker (which the reference silently ignores, echoes-conformance §16.2 Quirk) make the
 // block malformed: the user must repair it by hand.
 func withManagedBlock(text, path string) (string, error) {
-	starts, ends := strings.Count(text, blockStart), strings.Count(text, blockEnd)
+	starts, ends := strings.Count(text, gitvault.BlockStart), strings.Count(text, gitvault.BlockEnd)
 	if starts != ends || starts > 1 {
-		return "", Errorf("Malformed EchoesVault managed block in %s.", path)
+		return "", gitvault.Errorf("Malformed EchoesVault managed block in %s.", path)
 	}
 	if starts == 1 {
-		i, j := strings.Index(text, blockStart), strings.Index(text, blockEnd)
-		if j < i+len(blockStart) {
-			return "", Errorf("Malformed EchoesVault managed block in %s.", path)
+		i, j := strings.Index(text, gitvault.BlockStart), strings.Index(text, gitvault.BlockEnd)
+		if j < i+len(gitvault.BlockStart) {
+			return "", gitvault.Errorf("Malformed EchoesVault managed block in %s.", path)
 		}
-		return text[:i] + managedBlock + text[j+len(blockEnd):], nil
+		return text[:i] + managedBlock + text[j+len(gitvault.BlockEnd):], nil
 	}
 	if pytext.IsBlank(text) {
 		return managedBlock + "\n", nil
@@ -223,16 +224,16 @@ func withManagedBlock(text, path string) (string, error) {
 
 // planSkill handles the Claude and OpenCode skills (echoes-conformance §16.2 step 5). A skill
 // the user wrote is kept and, as protocol §12.4 asks, reported as a conflict.
-func (p *adapterPlan) planSkill(ws *Workspace, path string) error {
+func (p *adapterPlan) planSkill(ws *gitvault.Workspace, path string) error {
 	text, _, isLink, err := readManaged(path)
 	switch {
 	case isLink:
-		return Errorf("Refusing to replace a symbolic link: %s", path)
+		return gitvault.Errorf("Refusing to replace a symbolic link: %s", path)
 	case err != nil:
-		return Wrapf(err, "Cannot read managed file %s: %s", path, detail(err))
+		return gitvault.Wrapf(err, "Cannot read managed file %s: %s", path, detail(err))
 	case text == skillText:
 		return nil
-	case text != "" && !strings.Contains(text, generatedMarker):
+	case text != "" && !strings.Contains(text, gitvault.GeneratedMarker):
 		// Any non-empty file (whitespace-only included) is the user's.
 		p.result.AdapterConflicts = append(p.result.AdapterConflicts, ws.Rel(path))
 		return nil
@@ -244,16 +245,16 @@ func (p *adapterPlan) planSkill(ws *Workspace, path string) error {
 
 // planCommand handles one OpenCode command (echoes-conformance §16.2 step 6). Generated and
 // recognised pre-1.0 commands are replaced; anything else is the user's.
-func (p *adapterPlan) planCommand(ws *Workspace, path, want string) error {
+func (p *adapterPlan) planCommand(ws *gitvault.Workspace, path, want string) error {
 	text, _, isLink, err := readManaged(path)
 	switch {
 	case isLink:
-		return Errorf("Refusing to replace a symbolic-link OpenCode command: %s", path)
+		return gitvault.Errorf("Refusing to replace a symbolic-link OpenCode command: %s", path)
 	case err != nil:
-		return Wrapf(err, "Cannot read OpenCode command %s: %s", path, detail(err))
+		return gitvault.Wrapf(err, "Cannot read OpenCode command %s: %s", path, detail(err))
 	case text == want:
 		return nil
-	case text != "" && !strings.Contains(text, generatedMarker) && !containsAny(text, legacyCommandSignatures):
+	case text != "" && !strings.Contains(text, gitvault.GeneratedMarker) && !containsAny(text, legacyCommandSignatures):
 		p.result.AdapterConflicts = append(p.result.AdapterConflicts, ws.Rel(path))
 		return nil
 	}
@@ -265,7 +266,7 @@ func (p *adapterPlan) planCommand(ws *Workspace, path, want string) error {
 // planLegacySkill redirects one pre-1.0 OpenCode skill that still exists
 // (echoes-conformance §16.2 step 7, protocol §15). It never fails: anything it cannot
 // recognise, read or safely replace is preserved and reported.
-func (p *adapterPlan) planLegacySkill(ws *Workspace, path string, l legacyRedirect) {
+func (p *adapterPlan) planLegacySkill(ws *gitvault.Workspace, path string, l legacyRedirect) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return // absent, or a dangling symlink
 	}
@@ -282,7 +283,7 @@ func (p *adapterPlan) planLegacySkill(ws *Workspace, path string, l legacyRedire
 		conflict()
 		return
 	}
-	owned := strings.Contains(text, generatedMarker) && strings.Contains(text, legacyRedirectID)
+	owned := strings.Contains(text, gitvault.GeneratedMarker) && strings.Contains(text, gitvault.LegacyRedirectID)
 	if !owned && !containsAny(text, l.signatures) {
 		conflict()
 		return
@@ -303,9 +304,9 @@ func containsAny(s string, subs []string) bool {
 }
 
 // writeIgnore writes the planned ignore files.
-func (w *writer) writeIgnore(p *adapterPlan) error {
+func writeIgnore(w *gitvault.Writer, p *adapterPlan) error {
 	for _, f := range p.ignore {
-		if err := w.write(f.path, f.data); err != nil {
+		if err := w.Write(f.path, f.data); err != nil {
 			return err
 		}
 	}
@@ -314,17 +315,17 @@ func (w *writer) writeIgnore(p *adapterPlan) error {
 }
 
 // applyAdapters writes the planned runtime and adapter files in echoes-conformance §16.2 order.
-func (w *writer) applyAdapters(p *adapterPlan) (adapterResult, error) {
-	if err := w.writeIgnore(p); err != nil {
+func applyAdapters(w *gitvault.Writer, p *adapterPlan) (adapterResult, error) {
+	if err := writeIgnore(w, p); err != nil {
 		return adapterResult{}, err
 	}
 	if p.runtime != runtimeKeep {
-		if err := w.installLauncher(); err != nil {
+		if err := installLauncher(w); err != nil {
 			return adapterResult{}, err
 		}
 	}
 	for _, f := range p.writes {
-		if err := w.write(f.path, f.data); err != nil {
+		if err := w.Write(f.path, f.data); err != nil {
 			return adapterResult{}, err
 		}
 	}
@@ -334,17 +335,17 @@ func (w *writer) applyAdapters(p *adapterPlan) (adapterResult, error) {
 // planLines computes an ignore file with the missing rules appended.
 func planLines(path string, want []string) (data []byte, changed bool, err error) {
 	if fsx.IsSymlink(path) {
-		return nil, false, Errorf("Refusing to update a symbolic-link ignore file: %s", path)
+		return nil, false, gitvault.Errorf("Refusing to update a symbolic-link ignore file: %s", path)
 	}
 	existing := ""
 	raw, err := fsx.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return nil, false, Wrapf(err, "Cannot read ignore file %s: %s", path, OSDetail(err))
+		return nil, false, gitvault.Wrapf(err, "Cannot read ignore file %s: %s", path, gitvault.OSDetail(err))
 	default:
 		if existing, err = pytext.DecodeText(raw); err != nil {
-			return nil, false, Wrapf(err, "Cannot read ignore file %s: invalid UTF-8", path)
+			return nil, false, gitvault.Wrapf(err, "Cannot read ignore file %s: invalid UTF-8", path)
 		}
 	}
 	present := map[string]bool{}
