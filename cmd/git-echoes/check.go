@@ -15,7 +15,7 @@ import (
 
 func init() { registerCommand("check", runCheck) }
 
-const checkUsage = `usage: git echoes check [--staged | --rev REV] [--format text|json|github|codequality] [--strict] [--require-tracked] [--workspace PATH]
+const checkUsage = `usage: git echoes check [--staged | --rev REV | --rev A..B] [--format text|json|github|codequality] [--strict] [--require-tracked] [--workspace PATH]
 
 Fail-closed gate for EchoesVault and ECC memory content: validates every page
 (frontmatter, summary), page-name collisions, Git conflict markers in
@@ -34,8 +34,12 @@ validates the team memories under .ecc/memory/team/ as the memory
 readers and doctor read them, refuses project-scope memories
 (.ecc/memory/project/) in the index or a commit, and reports [[wikilinks]] to
 missing pages and ![[embeds]] missing from EchoesVault/assets/ (links in code
-spans and fenced code blocks are not links). A repository without a vault
-passes, so the gate can run everywhere.
+spans and fenced code blocks are not links). A page's sources: entries that
+are not citations (absolute, leaving the repository with .., empty, not a
+string, a list over 64 entries) are warnings; the page stays valid. With
+--rev A..B it also reports the pages that cite code the range changed but
+were not updated in it (memory-stale, see below). A repository without a
+vault passes, so the gate can run everywhere.
 
 Rules and severities (errors fail the gate; warnings are reported, as
 ::warning annotations with --format github, and fail only with --strict):
@@ -65,12 +69,26 @@ Rules and severities (errors fail the gate; warnings are reported, as
   memory-symlink            warning  a symbolic link in the team memory vault
   wikilink-missing          warning  a [[link]] to a page that does not exist
   asset-missing             warning  an ![[embed]] missing from EchoesVault/assets/
+  source-invalid            warning  a sources: entry that is not a citation
+                                     (the entry is ignored, the page valid)
+  memory-stale              warning  --rev A..B: a page not updated in the range
+                                     cites code the range changed (the cited
+                                     path, the range's commits)
 
 Sources (one snapshot, read-only):
   (default)          the work tree; local-only files are checked against the index
   --staged           the blobs of the Git index ($GIT_INDEX_FILE when set):
                      exactly what the next commit will contain (pre-commit hook)
   --rev REV          the tree of a commit, from the object store (CI gate)
+  --rev A..B         the tree of B, and memory-stale over the range (A...B is
+                     the same): a page counts when its blob is the same at the
+                     merge base of A and B and at B, and one of its citations
+                     at the merge base (sources: entries, inline code spans and
+                     links naming a tracked path) was changed by the commits
+                     from there to B (cited lines: only when those lines
+                     changed, as git blame --reverse follows them) or deleted;
+                     a rename with the content intact does not count. Updating
+                     the page or git echoes confirm PAGE in the range clears it
 
 Options:
   --format FORMAT    text (default), json, github (workflow-command annotations),

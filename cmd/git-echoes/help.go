@@ -201,7 +201,7 @@ func buildTopics() {
 		&helpTopic{name: "diff", summary: "what changed in memory between two snapshots (review)",
 			text: diffUsage, section: secGit, page: "git-echoes-diff",
 			compl: complSpec{args: valRefs, flags: []complFlag{{name: "--worktree"},
-				{name: "--format", value: valChoices, choices: []string{"markdown", "json", "text"}}, workspace}}},
+				{name: "--format", value: valChoices, choices: []string{"markdown", "json", "text"}}, {name: "--strict"}, workspace}}},
 		&helpTopic{name: "log", summary: "the history of one page or memory",
 			text: logUsage, section: secGit, page: "git-echoes-log",
 			compl: complSpec{args: valPages, flags: []complFlag{{name: "--follow"}, {name: "--limit", value: valText},

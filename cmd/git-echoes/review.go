@@ -22,7 +22,7 @@ func init() {
 	registerCommand("log", runLog)
 }
 
-const diffUsage = `usage: git echoes diff [REV_A [REV_B] | A..B | A...B] [--worktree] [--format markdown|json|text] [--workspace PATH]
+const diffUsage = `usage: git echoes diff [REV_A [REV_B] | A..B | A...B] [--worktree] [--format markdown|json|text] [--strict] [--workspace PATH]
 
 What changed in memory between two snapshots: pages added, removed,
 renamed (git's rename detection: exact renames, then similarity >= 50%)
@@ -32,6 +32,15 @@ daily entries added (time, kind, agent, first lines); ECC team memories
 added or changed under .ecc/memory/team/ (title, kind, source harness,
 targets, tags, links); and any project-scope memory file being committed
 (a warning: project memories are personal).
+
+It also says which pages cite code the change touches but were not
+updated in it (memory-stale, the rule of check --rev A..B): the pages
+whose blob is the same on both sides, whose citations at the merge base
+of the two sides (sources: entries, inline code spans and links naming a
+tracked path) the commits from that merge base to the second side
+changed (cited lines: only when those lines changed) or deleted, with the
+commits. A page updated in the change, or confirmed (git echoes
+confirm), is not listed. Not computed against the work tree.
 
 Revisions, as git reads them:
   (none)      the merge base of HEAD and its upstream, against HEAD
@@ -48,12 +57,14 @@ Options:
                      block per page, bounded at 60,000 bytes with an "N more"
                      line), json (everything, including the changed paths as
                      git diff --name-status -M), or text (default)
+  --strict           exit 1 when a page is memory-stale
   --workspace PATH   workspace directory (default: current directory)
 
 Read-only: reads the object store, writes nothing, takes no lock.
 
 Exit status:
   0  the diff was printed (whatever it contains)
+  1  with --strict: a page cites code the change touches and was not updated
   2  usage error, unknown revision, no upstream, a shallow clone without
      the merge base, or an unreadable repository
 `
@@ -106,6 +117,7 @@ func runDiff(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	worktree := fs.Bool("worktree", false, "")
 	format := fs.String("format", "text", "")
+	strict := fs.Bool("strict", false, "")
 	workspace := fs.String("workspace", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -131,6 +143,9 @@ func runDiff(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reviewFail(stderr, err)
 	}
+	if err := review.AddStale(eng, res); err != nil {
+		return reviewFail(stderr, err)
+	}
 	switch *format {
 	case "json":
 		io.WriteString(stdout, pyjson.Pretty(res.JSON()))
@@ -138,6 +153,9 @@ func runDiff(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		io.WriteString(stdout, res.Markdown(review.MarkdownLimit))
 	default:
 		io.WriteString(stdout, res.Text())
+	}
+	if *strict && len(res.Stale) > 0 {
+		return exitFindings
 	}
 	return exitOK
 }

@@ -135,9 +135,7 @@ type checker struct {
 // document's last change, the anchor is the shallow boundary and the
 // report says so (Anchor.Shallow): drift before it cannot be seen.
 func Check(repo *gitrepo.Repo, target string, docs []Doc) ([]Report, error) {
-	k := &checker{repo: repo, tr: repo.NewTreeReader(), ranges: map[string][]*gitrepo.Commit{},
-		chains: map[string][]*gitrepo.Commit{}, infos: map[string]*gitrepo.Commit{}, blobs: map[string][]string{},
-		changes: map[string]map[string]bool{}, pairs: map[string]map[string]bool{}, chainIx: map[string]chainIndex{}, rangeIx: map[string]map[string][]*gitrepo.Commit{}}
+	k := newChecker(repo)
 	defer k.tr.Close()
 	var err error
 	if k.shallow, err = repo.Shallow(); err != nil {

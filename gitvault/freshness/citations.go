@@ -104,7 +104,7 @@ func Sources(text string) (cites []Citation, bad []Invalid) {
 		}
 	case raw[0] == '[':
 		if !strings.HasSuffix(raw, "]") {
-			return nil, []Invalid{{Entry: raw, Reason: "unterminated flow list", Line: k.Line + 1}}
+			return nil, []Invalid{{Entry: raw, Reason: "unterminated flow list", Line: k.Line + 1 + leadingLines(text)}}
 		}
 		inner := pytext.Strip(raw[1 : len(raw)-1])
 		if inner != "" {
@@ -135,7 +135,21 @@ func Sources(text string) (cites []Citation, bad []Invalid) {
 		bad = append(bad, Invalid{Entry: it.raw, Reason: reason, Line: it.line})
 	}
 	sort.SliceStable(bad, func(i, j int) bool { return bad[i].Line < bad[j].Line })
+	// The block's lines count from the stripped text; a finding names the
+	// line of the file, after any blank lines before the frontmatter.
+	if off := leadingLines(text); off > 0 {
+		for i := range bad {
+			bad[i].Line += off
+		}
+	}
 	return cites, bad
+}
+
+// leadingLines counts the line breaks in the whitespace that pytext.Strip
+// removes from the start of text.
+func leadingLines(text string) int {
+	lead := text[:len(text)-len(pytext.LStrip(text))]
+	return strings.Count(lead, "\n") + strings.Count(strings.ReplaceAll(lead, "\r\n", ""), "\r")
 }
 
 // splitFlow splits a flow list's inside at top-level commas (quotes

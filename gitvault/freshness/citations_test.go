@@ -166,3 +166,20 @@ func FuzzCitations(f *testing.F) {
 		}
 	})
 }
+
+// TestSourcesLinesAfterLeadingBlank: the line of a bad entry is the
+// file's line, also when blank lines come before the frontmatter (the
+// page reader strips them; check's source-invalid finding must not).
+func TestSourcesLinesAfterLeadingBlank(t *testing.T) {
+	body := "---\ntype: note\nsources:\n  - ../x\n---\n"
+	for lead, want := range map[string]int{"": 4, "\n\n": 6, "\r\n": 5, " \n\t\n": 6} {
+		_, bad := Sources(lead + body)
+		if len(bad) != 1 || bad[0].Line != want {
+			t.Errorf("lead %q: %+v, want line %d", lead, bad, want)
+		}
+	}
+	_, bad := Sources("\n---\ntype: note\nsources: [a, b\n---\n")
+	if len(bad) != 1 || bad[0].Line != 4 {
+		t.Errorf("unterminated flow list: %+v", bad)
+	}
+}

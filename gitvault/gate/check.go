@@ -65,7 +65,10 @@ const (
 // CheckOptions configure Check.
 type CheckOptions struct {
 	Source CheckSource
-	Rev    string // the revision for CheckRev
+	// Rev is the revision for CheckRev, or a range A..B (A...B): the gate
+	// then checks B and adds rule memory-stale over the commits from the
+	// merge base of A and B to B (check_freshness.go).
+	Rev string
 	// RequireTracked also reports durable vault files of the work tree
 	// that the index does not hold (untracked or ignored), so a commit
 	// cannot silently leave a new page behind.
@@ -91,6 +94,9 @@ type CheckResult struct {
 	Memories int    // team memory documents (.ecc/memory/team/) the readers would read
 	Strict   bool   // warnings fail too
 	Findings []Finding
+	// Base and Head are the merge base and the gated commit when Rev is a
+	// range (memory-stale was computed over Base..Head); "" otherwise.
+	Base, Head string
 }
 
 // OK reports whether the snapshot passed: no error findings, and with
@@ -122,6 +128,9 @@ func (r *CheckResult) JSON() pyjson.Value {
 	o := pyjson.NewObj().Set("ok", pyjson.Boolean(r.OK())).Set("source", pyjson.Str(r.Source.String()))
 	if r.Source == CheckRev {
 		o.Set("rev", pyjson.Str(r.Rev))
+		if r.Base != "" {
+			o.Set("range", pyjson.ObjectValue(pyjson.NewObj().Set("base", pyjson.Str(r.Base)).Set("head", pyjson.Str(r.Head))))
+		}
 	}
 	o.Set("vault", pyjson.Boolean(r.Vault)).Set("pages", pyjson.Int(int64(r.Pages)))
 	fs := make([]pyjson.Value, len(r.Findings))
@@ -156,13 +165,26 @@ func Check(e *gitvault.Engine, opt CheckOptions) (*CheckResult, error) {
 	}
 	var snap *gitvault.Snapshot
 	var err error
+	treeRev, base, head := opt.Rev, "", ""
+	if opt.Source == CheckRev {
+		a, b, isRange, err := splitRange(opt.Rev)
+		if err != nil {
+			return nil, err
+		}
+		if isRange {
+			if base, head, err = rangeBase(repo, a, b); err != nil {
+				return nil, err
+			}
+			treeRev = head
+		}
+	}
 	switch opt.Source {
 	case CheckWorkTree:
 		snap, err = gitvault.WorkTreeSnapshot(ws, repo)
 	case CheckStaged:
 		snap, err = gitvault.IndexSnapshot(repo)
 	case CheckRev:
-		snap, err = gitvault.TreeSnapshot(repo, opt.Rev)
+		snap, err = gitvault.TreeSnapshot(repo, treeRev)
 	default:
 		err = fmt.Errorf("unknown check source %d", opt.Source)
 	}
@@ -171,8 +193,15 @@ func Check(e *gitvault.Engine, opt CheckOptions) (*CheckResult, error) {
 			CheckRev: "revision " + pyjson.ReprString(opt.Rev)}[opt.Source]
 		return nil, gitvault.Wrapf(err, "Cannot read %s: %s", what, err.Error())
 	}
-	res := &CheckResult{Source: opt.Source, Rev: opt.Rev, Strict: opt.Strict}
+	res := &CheckResult{Source: opt.Source, Rev: opt.Rev, Strict: opt.Strict, Base: base, Head: head}
 	res.Findings = validate(snap, opt.Source)
+	if base != "" && snap.HasVault() {
+		stale, err := staleFindings(repo, base, head, snap)
+		if err != nil {
+			return nil, err
+		}
+		res.Findings = append(res.Findings, stale...)
+	}
 	res.Vault = snap.HasVault() || len(snap.LocalOnly) > 0
 	res.Pages = len(snap.Pages)
 	res.Memories = snap.Gate.Documents
@@ -467,6 +496,7 @@ func checkFile(secrets *secretGate, f gitvault.SnapFile, name string, isPage boo
 	if _, err := gitvault.ParsePage(text, true, false); err != nil {
 		res.findings = append(res.findings, Finding{Path: f.Path, Rule: rulePageInvalid, Message: "Invalid page " + name + ": " + gitvault.ErrorMessage(err)})
 	}
+	res.findings = append(res.findings, sourceFindings(f.Path, text)...)
 	return res
 }
 

@@ -82,6 +82,8 @@ var CheckRules = []CheckRule{
 	{ruleMemorySymlink, SeverityWarning},
 	{ruleWikilinkMissing, SeverityWarning},
 	{ruleAssetMissing, SeverityWarning},
+	{ruleSourceInvalid, SeverityWarning},
+	{ruleMemoryStale, SeverityWarning},
 }
 
 var ruleSeverity = func() map[string]Severity {

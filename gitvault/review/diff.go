@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-echoes/git-echoes/gitvault/freshness"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
 	"github.com/git-echoes/git-echoes/internal/frontmatter"
 	"github.com/git-echoes/git-echoes/internal/fsx"
@@ -122,6 +123,15 @@ type DiffResult struct {
 	// RenameLimited is set when too many candidates made git's rename
 	// limit skip inexact rename detection.
 	RenameLimited bool
+	// Stale lists the citations of pages the change did not update whose
+	// cited code it changed (rule memory-stale, freshness.Since), once
+	// AddStale computed them over StaleBase..To (StaleBase the merge base
+	// of the two sides); StaleNote says why they were not (the work tree
+	// side, no common history).
+	Stale     []freshness.Stale
+	StaleDone bool
+	StaleBase string
+	StaleNote string
 }
 
 // openRepo opens the workspace's repository for a review command.

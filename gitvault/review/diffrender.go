@@ -74,13 +74,17 @@ func (r *DiffResult) JSON() pyjson.Value {
 		}
 		team[i] = pyjson.ObjectValue(o)
 	}
-	return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
+	o := pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
 		Set("from", endJSON(r.From)).Set("to", endJSON(r.To)).
 		Set("pages", pyjson.Arr(pages...)).Set("daily", pyjson.Arr(daily...)).
 		Set("teamMemories", pyjson.Arr(team...)).
 		Set("projectMemoriesCommitted", pyjson.Strs(nonNilStrs(r.ProjectMemories))).
 		Set("renameLimited", pyjson.Boolean(r.RenameLimited)).
-		Set("files", pyjson.Arr(files...)))
+		Set("files", pyjson.Arr(files...))
+	if r.StaleDone { // only when asked for (AddStale): other readers keep their bytes
+		o.Set("memoryStale", r.staleJSON())
+	}
+	return pyjson.ObjectValue(o)
 }
 
 func nonNilStrs(s []string) []string {
@@ -121,7 +125,21 @@ func (r *DiffResult) Headline() string {
 	if n := len(r.ProjectMemories); n > 0 {
 		s += "; " + plural(n, "project-scope memory file", "project-scope memory files") + " committed"
 	}
+	if n := r.stalePages(); n > 0 {
+		s += "; " + plural(n, "page not updated cites", "pages not updated cite") + " code the change touches"
+	}
 	return s
+}
+
+// stalePages counts the pages of r.Stale.
+func (r *DiffResult) stalePages() int {
+	n := 0
+	for i, st := range r.Stale {
+		if i == 0 || st.Page != r.Stale[i-1].Page {
+			n++
+		}
+	}
+	return n
 }
 
 func (m *PageMeta) summary() string {
@@ -160,6 +178,9 @@ func (r *DiffResult) Text() string {
 	fmt.Fprintf(&b, "git echoes diff: %s → %s\n%s\n", r.From.Label, r.To.Label, r.Headline())
 	for _, f := range r.ProjectMemories {
 		fmt.Fprintf(&b, "warning: project-scope memory committed: %s (project memories are personal; keep them out of Git)\n", f)
+	}
+	for _, st := range r.Stale {
+		fmt.Fprintf(&b, "warning: memory-stale: %s: %s\n", st.Page, st.Message())
 	}
 	for i := range r.Pages {
 		p := &r.Pages[i]
@@ -278,15 +299,43 @@ func (r *DiffResult) Markdown(limit int) string {
 		}
 		b.WriteString("\n\n")
 	}
-	if len(r.Pages) == 0 && len(r.Daily) == 0 && len(r.Team) == 0 && len(r.ProjectMemories) == 0 {
-		b.WriteString("No memory changes.\n")
-		return b.String()
-	}
 	// Sections are written in order, each as far as the budget allows;
 	// the reserve keeps room for the "N more" lines.
 	const reserve = 400
 	budget := func(next int) bool { return b.Len()+next+reserve <= limit }
 	omitted := map[string]int{}
+	if len(r.Stale) > 0 {
+		fmt.Fprintf(&b, "> [!WARNING]\n> memory-stale: %s the change did not update %s code it changed; check each against the code, then update the page or run `git echoes confirm PAGE`.\n\n",
+			plural(r.stalePages(), "page", "pages"), map[bool]string{true: "cites", false: "cite"}[r.stalePages() == 1])
+		b.WriteString("| Page | Cites | Change | Commits of the range |\n|---|---|---|---|\n")
+		for i, st := range r.Stale {
+			var commits []string
+			for _, c := range st.Commits {
+				commits = append(commits, mdCode(c.Short)+" "+mdCell(c.Subject))
+			}
+			cell := strings.Join(commits, "<br>")
+			if st.Count > len(st.Commits) {
+				cell += fmt.Sprintf("<br>… %d more", st.Count-len(st.Commits))
+			}
+			if st.Verdict == "missing" && st.Note != "" {
+				cell = mdCell(st.Note)
+			}
+			row := fmt.Sprintf("| %s | %s | %s | %s |\n", mdCode(strings.TrimPrefix(st.Page, pagesPrefix)), mdCode(st.Citation.String()), staleChange(st), cell)
+			if !budget(len(row)) {
+				omitted["stale citations"] = len(r.Stale) - i
+				break
+			}
+			b.WriteString(row)
+		}
+		b.WriteString("\n")
+	}
+	if len(r.Pages) == 0 && len(r.Daily) == 0 && len(r.Team) == 0 && len(r.ProjectMemories) == 0 {
+		b.WriteString("No memory changes.\n")
+		if omitted["stale citations"] > 0 {
+			fmt.Fprintf(&b, "\n… %d more stale citations not shown (size limit); run `git echoes diff --format json` for everything.\n", omitted["stale citations"])
+		}
+		return b.String()
+	}
 	if len(r.Pages) > 0 {
 		b.WriteString("| Page | Change | Lines | Summary |\n|---|---|---|---|\n")
 		for i := range r.Pages {
@@ -357,7 +406,7 @@ func (r *DiffResult) Markdown(limit int) string {
 		}
 		b.WriteString(d.String())
 	}
-	for _, what := range []string{"page rows", "daily entries", "team memories", "page details"} {
+	for _, what := range []string{"stale citations", "page rows", "daily entries", "team memories", "page details"} {
 		if n := omitted[what]; n > 0 {
 			fmt.Fprintf(&b, "\n… %d more %s not shown (size limit); run `git echoes diff --format json` for everything.\n", n, what)
 		}

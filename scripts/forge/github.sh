@@ -7,7 +7,10 @@
 #
 # Environment (action.yml sets the GE_* from its inputs):
 #   GE_BIN         the git-echoes binary (scripts/forge/install.sh's path)
-#   GE_CHECK       true: run the gate, `check --rev REV --format github`
+#   GE_CHECK       true: run the gate, `check --rev REV --format github`; on a
+#                  pull request `check --rev BASE...REV`, which also warns
+#                  memory-stale (pages citing code the pull request changed
+#                  but did not update), when the binary has it
 #   GE_STRICT      true: warnings fail the gate too (--strict)
 #   GE_REVIEW      true: `diff BASE...HEAD --format markdown` into the summary
 #   GE_STALE       true: `stale --rev REV --format markdown`, when the binary has it
@@ -73,22 +76,28 @@ export GE_REV_SHORT=$short
 is_shallow() { [ "$(git rev-parse --is-shallow-repository 2>/dev/null)" = true ]; }
 has_commit() { git cat-file -e "$1^{commit}" 2>/dev/null; }
 
-# ensure_commit SHA: the commit in the object store, fetched by id when the
-# checkout left it out (actions/checkout of a pull request fetches only the
-# merge commit GitHub made, not the head or the base).
-ensure_commit() {
+# fetch_commit SHA: fetch the commit by id when the clone lacks it (the
+# fetch may fail: has_commit says).
+fetch_commit() {
   has_commit "$1" && return 0
   say "fetching $1 (not in the clone)"
   local depth=()
   is_shallow && depth=(--depth=1)
   git fetch --quiet --no-tags ${depth[@]+"${depth[@]}"} origin "$1" 2>"$work/fetch.err" || true
+}
+
+# ensure_commit SHA: the commit in the object store, fetched by id when the
+# checkout left it out (actions/checkout of a pull request fetches only the
+# merge commit GitHub made, not the head or the base).
+ensure_commit() {
+  fetch_commit "$1"
   has_commit "$1" && return 0
   fail 2 "commit $1 is not in the clone and could not be fetched from origin ($(head -n 1 "$work/fetch.err")); check out with actions/checkout and fetch-depth: 0"
 }
 
-# ensure_merge_base BASE HEAD: deepen a shallow clone until the merge base
-# is there (as far as 1,000 commits on each side), else say what to set.
-ensure_merge_base() {
+# try_merge_base BASE HEAD: deepen a shallow clone until the merge base is
+# there (as far as 1,000 commits on each side); status 1 when it is not.
+try_merge_base() {
   git merge-base "$1" "$2" >/dev/null 2>&1 && return 0
   if is_shallow; then
     local d
@@ -97,6 +106,14 @@ ensure_merge_base() {
       git fetch --quiet --no-tags --deepen="$d" origin "$1" "$2" 2>"$work/fetch.err" || break
       git merge-base "$1" "$2" >/dev/null 2>&1 && return 0
     done
+  fi
+  return 1
+}
+
+# ensure_merge_base BASE HEAD: try_merge_base, else say what to set.
+ensure_merge_base() {
+  try_merge_base "$1" "$2" && return 0
+  if is_shallow; then
     fail 2 "the clone is shallow and lacks the merge base of the base ${1:0:12} and the head ${2:0:12} of the pull request (not within 1,000 commits, or the fetch failed); set fetch-depth: 0 on actions/checkout"
   fi
   fail 2 "the base ${1:0:12} and the head ${2:0:12} have no merge base: nothing to review as base...head"
@@ -106,7 +123,20 @@ ensure_merge_base() {
 status=0 result=skipped errors=0 warnings=0 vault=false check_line=
 if truthy "${GE_CHECK:-true}"; then
   ensure_commit "$rev"
-  args=(check --rev "$rev" --format github)
+  # On a pull request the gate checks the range from the merge base, so
+  # that it also warns memory-stale (issue 18); a binary without ranges
+  # (before memory-stale), or a clone without the merge base, gates the
+  # commit alone, and the review below says what is missing.
+  gate_rev=$rev
+  if [ -n "$base" ] && "$bin" check --help 2>/dev/null | grep -q 'memory-stale'; then
+    fetch_commit "$base"
+    if has_commit "$base" && try_merge_base "$base" "$rev"; then
+      gate_rev=$base...$rev
+    else
+      say "no merge base of ${base:0:12} and $short in the clone: the gate checks $short alone (no memory-stale)"
+    fi
+  fi
+  args=(check --rev "$gate_rev" --format github)
   truthy "${GE_STRICT:-false}" && args+=(--strict)
   "$bin" "${args[@]}" >"$work/check.github" 2>"$work/check.err"
   status=$?
@@ -115,7 +145,7 @@ if truthy "${GE_CHECK:-true}"; then
   cat "$work/check.github"
   case $status in
     0|1) ;;
-    *) fail 2 "git echoes check --rev $short could not read the snapshot: $(head -n 1 "$work/check.err")" ;;
+    *) fail 2 "git echoes check --rev ${gate_rev/$rev/$short} could not read the snapshot: $(head -n 1 "$work/check.err")" ;;
   esac
   # One annotation per finding, each on one line (the message is escaped).
   errors=$(grep -c '^::error file=' "$work/check.github" || true)
@@ -129,7 +159,7 @@ if truthy "${GE_CHECK:-true}"; then
   [ "$vault" = true ] || say "no EchoesVault in $short: nothing to check, the gate passes"
   # The JSON of the same commit for the summary's table (the gate's
   # decision is the exit status above).
-  "$bin" check --rev "$rev" --format json >"$work/check.json" 2>/dev/null
+  "$bin" check --rev "$gate_rev" --format json >"$work/check.json" 2>/dev/null
 fi
 output result "$result"
 output errors "$errors"
