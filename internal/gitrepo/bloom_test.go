@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // TestMurmur3Vectors: the hash is MurmurHash3 x86_32, checked against
@@ -391,4 +392,67 @@ func TestBloomDamagedChunks(t *testing.T) {
 	if g.bloom != nil {
 		t.Fatal("filters of an unknown hash version are used")
 	}
+}
+
+// TestCommitHeaderPrefix: without a commit-graph, CommitHeader reads a
+// packed commit's first bytes only; a header longer than that prefix (an
+// octopus merge of 12 branches) and a long message after a short header
+// give the same tree, parents and date as the whole commit decoded.
+func TestCommitHeaderPrefix(t *testing.T) {
+	sb := gitrepotest.New(t)
+	dir := sb.Init(filepath.Join(t.TempDir(), "repo"))
+	long := strings.Repeat("a long message line\n", 100)
+	sb.Git(dir, "commit", "-q", "--allow-empty", "-m", "root")
+	var branches []string
+	for i := 0; i < 12; i++ {
+		b := fmt.Sprintf("b%02d", i)
+		sb.Git(dir, "checkout", "-q", "-b", b, "main")
+		if err := os.WriteFile(filepath.Join(dir, b), []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sb.Git(dir, "add", b)
+		sb.Git(dir, "commit", "-q", "-m", b+"\n\n"+long)
+		branches = append(branches, b)
+	}
+	sb.Git(dir, "checkout", "-q", "main")
+	sb.Git(dir, append([]string{"merge", "-q", "--no-edit"}, branches...)...)
+	sb.Git(dir, "repack", "-a", "-d", "-q")
+	repo, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := repo.NewTreeReader()
+	defer tr.Close()
+	if tr.graph != nil {
+		t.Fatal("a commit-graph was written")
+	}
+	octopus := false
+	for _, c := range strings.Fields(sb.Git(dir, "rev-list", "--all")) {
+		h, err := tr.CommitHeader(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := tr.Commit(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Tree != full.Tree || strings.Join(h.Parents, " ") != strings.Join(full.Parents, " ") || !h.CommitDate.Equal(full.CommitDate) {
+			t.Fatalf("%s: header %+v, commit %+v", c[:7], h, full)
+		}
+		if len(full.Parents) == 12 {
+			octopus = true
+		}
+	}
+	if !octopus {
+		t.Fatal("no 12-parent merge in the history")
+	}
+	data, ok := tr.fast.commitPrefix(plumbingHash(t, sb.Git(dir, "rev-parse", "main")), commitPrefixBytes)
+	if !ok || len(data) != commitPrefixBytes {
+		t.Fatalf("prefix of the octopus merge: %v, %d bytes", ok, len(data))
+	}
+}
+
+func plumbingHash(t *testing.T, hex string) []byte {
+	h := plumbing.NewHash(strings.TrimSpace(hex))
+	return h[:]
 }

@@ -374,9 +374,19 @@ func (t *TreeReader) CommitHeader(hash string) (*Commit, error) {
 	h := plumbing.NewHash(hash)
 	if tree, parents, when, ok := t.graph.lookup(h[:]); ok {
 		out = &Commit{Hash: hash, Tree: tree, Parents: parents, CommitDate: when}
-	} else if data, ok := t.fastRead("commit", h); ok {
+	} else if data, ok := t.fast.commitPrefix(h[:], commitPrefixBytes); ok {
+		// The header lines only; parseCommitHeader refuses a prefix that
+		// cuts them (each must end in a newline), and then the whole
+		// commit is read below.
 		if tree, parents, when, ok := parseCommitHeader(data); ok {
 			out = &Commit{Hash: hash, Tree: tree, Parents: parents, CommitDate: when}
+		}
+	}
+	if out == nil {
+		if data, ok := t.fastRead("commit", h); ok {
+			if tree, parents, when, ok := parseCommitHeader(data); ok {
+				out = &Commit{Hash: hash, Tree: tree, Parents: parents, CommitDate: when}
+			}
 		}
 	}
 	if out == nil {
@@ -392,6 +402,10 @@ func (t *TreeReader) CommitHeader(hash string) (*Commit, error) {
 	t.heads[hash] = out
 	return out, nil
 }
+
+// commitPrefixBytes is how much of a commit CommitHeader inflates first:
+// the tree, a few parents, author and committer lines fit.
+const commitPrefixBytes = 512
 
 // parseCommitHeader reads the tree, the parents and the committer date of
 // a commit in the canonical layout git writes (Git documents it in no
