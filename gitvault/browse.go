@@ -42,7 +42,7 @@ func (p *BrowsePage) Deprecated() bool { return p.Status == "deprecated" }
 // them, and, like it, without the marker gate that PageNames applies (the
 // viewer shows a vault whose marker is missing or invalid, issue 17).
 func (e *Engine) BrowsePageNames() ([]string, error) {
-	names, err := dirSource{e.WS.Pages}.PageNames()
+	names, err := DirSource{e.WS.Pages}.PageNames()
 	if err != nil {
 		return nil, Wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, OSDetail(err))
 	}
@@ -52,7 +52,7 @@ func (e *Engine) BrowsePageNames() ([]string, error) {
 // BrowsePages reads every page of the work tree in listing order. It fails
 // only when pages/ cannot be listed; per-page problems are in Err.
 func (e *Engine) BrowsePages() ([]BrowsePage, error) {
-	src := dirSource{e.WS.Pages}
+	src := DirSource{e.WS.Pages}
 	names, err := src.PageNames()
 	if err != nil {
 		return nil, Wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, OSDetail(err))
@@ -63,27 +63,33 @@ func (e *Engine) BrowsePages() ([]BrowsePage, error) {
 	parallelWorkers(len(names), func() func(int) {
 		var buf []byte
 		return func(i int) {
-			p := &out[i]
-			p.Name = names[i]
-			p.Slug = PageSlug(names[i])
 			var err error
 			buf, err = read(names[i], buf)
-			if err != nil {
-				p.Err = "Cannot read page: " + OSDetail(err)
-				return
-			}
-			if !utf8.Valid(buf) {
-				p.Err = "Cannot read page: invalid UTF-8"
-				return
-			}
-			// One copy of the page: the body and the frontmatter values
-			// are substrings of it.
-			text := pytext.UniversalNewlines(string(buf))
-			p.SHA256 = textHash(text)
-			browseParse(p, text)
+			out[i] = ParseBrowsePage(names[i], buf, err)
 		}
 	})
 	return out, nil
+}
+
+// ParseBrowsePage is one page of BrowsePages from its file's bytes, or
+// the error reading them: a viewer that keeps pages between requests
+// (keyed by file identity) re-reads one page as BrowsePages reads all.
+func ParseBrowsePage(name string, data []byte, readErr error) BrowsePage {
+	p := BrowsePage{Name: name, Slug: PageSlug(name)}
+	if readErr != nil {
+		p.Err = "Cannot read page: " + OSDetail(readErr)
+		return p
+	}
+	if !utf8.Valid(data) {
+		p.Err = "Cannot read page: invalid UTF-8"
+		return p
+	}
+	// One copy of the page: the body and the frontmatter values are
+	// substrings of it.
+	text := pytext.UniversalNewlines(string(data))
+	p.SHA256 = textHash(text)
+	browseParse(&p, text)
+	return p
 }
 
 // PageSlug is the NFC stem of a page file name: its [[wikilink]] target.
@@ -190,9 +196,9 @@ type DailyEntry struct {
 // never fails: unreadable entries carry Err.
 func (e *Engine) ReadDailyEntries() []DailyEntry {
 	var rels []string
-	walkDaily(e.WS.Daily, func(rel string) bool { rels = append(rels, rel); return true })
+	WalkDaily(e.WS.Daily, func(rel string) bool { rels = append(rels, rel); return true })
 	out := make([]DailyEntry, len(rels))
-	parallel(len(rels), func(i int) {
+	Parallel(len(rels), func(i int) {
 		d := &out[i]
 		d.Rel = rels[i]
 		d.Day, _, _ = strings.Cut(rels[i], "/")

@@ -14,7 +14,7 @@ func TestBrowsePages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Install("init"); err != nil {
+	if err := testInit(e); err != nil {
 		t.Fatal(err)
 	}
 	write := func(name, text string) {
@@ -70,14 +70,5 @@ func TestParseDailyName(t *testing.T) {
 		if s != c.stamp || k != c.kind || a != c.agent {
 			t.Errorf("%s: %q %q %q", c.in, s, k, a)
 		}
-	}
-}
-
-func TestFindings(t *testing.T) {
-	h := Health{OrphanPages: []string{"x"}, StateFile: StateFileStatus{Valid: false, Error: "bad state"}, IrregularFiles: []string{"f"}}
-	got := h.Findings()
-	want := []HealthFinding{{"orphan pages", []string{"x"}}, {"invalid runtime state", []string{"bad state"}}, {"files that are not regular files", []string{"f"}}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("%+v", got)
 	}
 }

@@ -124,12 +124,12 @@ func (e *Engine) preparePage(item *pyjson.Obj, unchangedOK bool) (*preparedPage,
 
 // Upsert creates or replaces one page (echoes-conformance §15.9).
 func (e *Engine) Upsert(load Payload) (pyjson.Value, error) {
-	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
+	return e.LockedMutation(func(w *Writer) (pyjson.Value, error) {
 		payload, err := decodePayload(load)
 		if err != nil {
 			return pyjson.Value{}, err
 		}
-		agent, err := e.flagAgent()
+		agent, err := e.FlagAgent()
 		if err != nil {
 			return pyjson.Value{}, err
 		}
@@ -137,21 +137,21 @@ func (e *Engine) Upsert(load Payload) (pyjson.Value, error) {
 		if err != nil {
 			return pyjson.Value{}, err
 		}
-		idx, err := e.render([]indexPage{page.indexPage})
+		idx, err := e.Render([]indexPage{page.indexPage})
 		if err != nil {
 			return pyjson.Value{}, err
 		}
 		if err := refuseSymlinkTargets(e.WS.Index, e.WS.State); err != nil {
 			return pyjson.Value{}, err
 		}
-		if err := w.write(page.Path, []byte(page.Page.Text)); err != nil {
+		if err := w.Write(page.Path, []byte(page.Page.Text)); err != nil {
 			return pyjson.Value{}, err
 		}
-		refresh, err := w.refreshIndex(idx)
+		refresh, err := w.RefreshIndex(idx)
 		if err != nil {
 			return pyjson.Value{}, err
 		}
-		if _, err := e.finishState(w, e.WS.ReadState(), e.WS.statsFromIndex(idx), agent); err != nil {
+		if _, err := e.FinishState(w, e.WS.ReadState(), e.WS.StatsFromIndex(idx), agent); err != nil {
 			return pyjson.Value{}, err
 		}
 		action := "created"
@@ -170,7 +170,7 @@ func (e *Engine) Upsert(load Payload) (pyjson.Value, error) {
 
 // Append writes one unique scratchpad entry (echoes-conformance §15.8).
 func (e *Engine) Append(load Payload) (pyjson.Value, error) {
-	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
+	return e.LockedMutation(func(w *Writer) (pyjson.Value, error) {
 		payload, err := decodePayload(load)
 		if err != nil {
 			return pyjson.Value{}, err
@@ -191,7 +191,7 @@ func (e *Engine) Append(load Payload) (pyjson.Value, error) {
 		if err := refuseSymlinkTargets(e.WS.State); err != nil {
 			return pyjson.Value{}, err
 		}
-		if err := w.create(path, content); err != nil {
+		if err := w.Create(path, content); err != nil {
 			return pyjson.Value{}, err
 		}
 		st := e.WS.ReadState()
@@ -199,7 +199,7 @@ func (e *Engine) Append(load Payload) (pyjson.Value, error) {
 		if err != nil {
 			return pyjson.Value{}, err
 		}
-		if _, err := e.finishState(w, st, e.WS.appendStats(st), writer); err != nil {
+		if _, err := e.FinishState(w, st, e.WS.appendStats(st), writer); err != nil {
 			return pyjson.Value{}, err
 		}
 		return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
@@ -217,7 +217,7 @@ func (e *Engine) Append(load Payload) (pyjson.Value, error) {
 func (ws *Workspace) appendStats(st *State) Stats {
 	if data, err := fsx.ReadFile(ws.State); err == nil {
 		if text, err := pytext.DecodeText(data); err == nil {
-			if raw, err := pyjson.Decode(text); err == nil && stateFileValid(raw) == "" {
+			if raw, err := pyjson.Decode(text); err == nil && StateFileValid(raw) == "" {
 				if stats, ok := rawStats(raw); ok {
 					stats.TotalDailyLogs++
 					return stats
@@ -225,9 +225,9 @@ func (ws *Workspace) appendStats(st *State) Stats {
 			}
 		}
 	}
-	names, _ := dirSource{ws.Pages}.PageNames()
-	stats := Stats{TotalPages: len(names), TotalDailyLogs: ws.countDailyLogs()}
-	for _, t := range readPages(dirSource{ws.Pages}, names) {
+	names, _ := DirSource{ws.Pages}.PageNames()
+	stats := Stats{TotalPages: len(names), TotalDailyLogs: ws.CountDailyLogs()}
+	for _, t := range readPages(DirSource{ws.Pages}, names) {
 		if t.Err == nil {
 			if p, err := validatePage(t.Text, true); err == nil && p.Deprecated() {
 				stats.DeprecatedPages++
@@ -259,7 +259,7 @@ func (e *Engine) End(load Payload, confirmed bool) (pyjson.Value, error) {
 	if !confirmed {
 		return pyjson.Value{}, Errorf("Final memory save requires --confirm-explicit-user-end from the echoes-end workflow.")
 	}
-	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
+	return e.LockedMutation(func(w *Writer) (pyjson.Value, error) {
 		payload, err := decodePayload(load)
 		if err != nil {
 			return pyjson.Value{}, err
@@ -305,7 +305,7 @@ func (e *Engine) End(load Payload, confirmed bool) (pyjson.Value, error) {
 		for i, p := range prepared {
 			proposed[i] = p.indexPage
 		}
-		idx, err := e.render(proposed)
+		idx, err := e.Render(proposed)
 		if err != nil {
 			return pyjson.Value{}, err
 		}
@@ -317,26 +317,26 @@ func (e *Engine) End(load Payload, confirmed bool) (pyjson.Value, error) {
 			return pyjson.Value{}, err
 		}
 		for _, p := range prepared {
-			if err := w.write(p.Path, []byte(p.Page.Text)); err != nil {
+			if err := w.Write(p.Path, []byte(p.Page.Text)); err != nil {
 				return pyjson.Value{}, err
 			}
 		}
-		if err := w.write(e.WS.Index, []byte(idx.Text)); err != nil {
+		if err := w.Write(e.WS.Index, []byte(idx.Text)); err != nil {
 			return pyjson.Value{}, err
 		}
 		st := e.WS.ReadState()
 		if prev := unfinishedSessionEntry(path, content, agent, st.LastSave); prev != "" {
 			path = prev // a killed end's entry: written once, reported again
-		} else if err := w.create(path, content); err != nil {
+		} else if err := w.Create(path, content); err != nil {
 			return pyjson.Value{}, err
 		}
 		st.Saved = pyjson.Boolean(true)
-		st.LastSave = pyjson.Str(localTimestamp(now()))
+		st.LastSave = pyjson.Str(LocalTimestamp(Now()))
 		writer, err := stateWriterAgent(agent)
 		if err != nil {
 			return pyjson.Value{}, err
 		}
-		if _, err := e.finishState(w, st, e.WS.statsFromIndex(idx), writer); err != nil {
+		if _, err := e.FinishState(w, st, e.WS.StatsFromIndex(idx), writer); err != nil {
 			return pyjson.Value{}, err
 		}
 		return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
@@ -350,29 +350,29 @@ func (e *Engine) End(load Payload, confirmed bool) (pyjson.Value, error) {
 
 // refreshCommand is the shared body of hydrate and rebuild-index: render,
 // refresh index.md, write state.
-func (e *Engine) refreshCommand(w *writer) (refreshResult, *State, error) {
-	agent, err := e.flagAgent()
+func (e *Engine) refreshCommand(w *Writer) (refreshResult, *State, error) {
+	agent, err := e.FlagAgent()
 	if err != nil {
 		return refreshResult{}, nil, err
 	}
-	idx, err := e.render(nil)
+	idx, err := e.Render(nil)
 	if err != nil {
 		return refreshResult{}, nil, err
 	}
 	if err := refuseSymlinkTargets(e.WS.Index, e.WS.State); err != nil {
 		return refreshResult{}, nil, err
 	}
-	res, err := w.refreshIndex(idx)
+	res, err := w.RefreshIndex(idx)
 	if err != nil {
 		return res, nil, err
 	}
-	st, err := e.finishState(w, e.WS.ReadState(), e.WS.statsFromIndex(idx), agent)
+	st, err := e.FinishState(w, e.WS.ReadState(), e.WS.StatsFromIndex(idx), agent)
 	return res, st, err
 }
 
 // RebuildIndex validates every page and regenerates index.md (echoes-conformance §15.12).
 func (e *Engine) RebuildIndex() (pyjson.Value, error) {
-	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
+	return e.LockedMutation(func(w *Writer) (pyjson.Value, error) {
 		w.sweepAll() // issue 11 item 1
 		res, _, err := e.refreshCommand(w)
 		if err != nil {
@@ -392,7 +392,7 @@ func (e *Engine) Hydrate() (pyjson.Value, error) {
 	if fi, err := os.Lstat(e.WS.Runtime); err != nil || !fi.Mode().IsRegular() {
 		return pyjson.Value{}, Errorf("Project runtime is missing. Run the echoes-init workflow before hydrate.")
 	}
-	return e.lockedMutation(func(w *writer) (pyjson.Value, error) {
+	return e.LockedMutation(func(w *Writer) (pyjson.Value, error) {
 		w.sweepAll() // issue 11 item 1
 		res, st, err := e.refreshCommand(w)
 		if err != nil {
@@ -408,7 +408,7 @@ func (e *Engine) Hydrate() (pyjson.Value, error) {
 // SessionContext renders the Markdown session context of start
 // (echoes-conformance §15.5) from the rendered index and the chosen daily
 // entries (paths relative to daily/, slash-separated), read with read.
-func SessionContext(idx *index, entries []string, read func(rel string) ([]byte, error)) (string, error) {
+func SessionContext(idx *Index, entries []string, read func(rel string) ([]byte, error)) (string, error) {
 	lines := []string{"# EchoesVault session context", "", "## Index", "", pytext.RStrip(idx.Text), "",
 		"## Recent session entries (" + itoa(len(entries)) + ")"}
 	for _, rel := range entries {
@@ -425,7 +425,7 @@ func SessionContext(idx *index, entries []string, read func(rel string) ([]byte,
 	if len(entries) == 0 {
 		lines = append(lines, "", "No session entries found.")
 	}
-	if len(idx.Pages) > scaleAlertPages {
+	if len(idx.Pages) > ScaleAlertPages {
 		lines = append(lines, "", "> [!warning] SCALE ALERT", "> The vault exceeds 200 pages. Prefer targeted search over loading every page.")
 	}
 	return pytext.RStrip(strings.Join(lines, "\n")) + "\n", nil
@@ -450,23 +450,23 @@ func RecentEntries(entries []string, recent int) []string {
 func (e *Engine) Start(recent int) (string, error) {
 	recent = max(0, min(recent, MaxRecent))
 	var out string
-	_, err := e.lockedMutation(func(w *writer) (pyjson.Value, error) {
-		agent, err := e.flagAgent()
+	_, err := e.LockedMutation(func(w *Writer) (pyjson.Value, error) {
+		agent, err := e.FlagAgent()
 		if err != nil {
 			return pyjson.Value{}, err
 		}
-		idx, err := e.render(nil)
+		idx, err := e.Render(nil)
 		if err != nil {
 			return pyjson.Value{}, err
 		}
 		if err := refuseSymlinkTargets(e.WS.Index, e.WS.State); err != nil {
 			return pyjson.Value{}, err
 		}
-		if _, err := w.refreshIndex(idx); err != nil {
+		if _, err := w.RefreshIndex(idx); err != nil {
 			return pyjson.Value{}, err
 		}
 		var entries []string
-		walkDaily(e.WS.Daily, func(rel string) bool { entries = append(entries, rel); return true })
+		WalkDaily(e.WS.Daily, func(rel string) bool { entries = append(entries, rel); return true })
 		entries = RecentEntries(entries, recent)
 		out, err = SessionContext(idx, entries, func(rel string) ([]byte, error) {
 			return fsx.ReadFile(filepath.Join(e.WS.Daily, filepath.FromSlash(rel)))
@@ -477,8 +477,8 @@ func (e *Engine) Start(recent int) (string, error) {
 		st := e.WS.ReadState()
 		st.Started = pyjson.Boolean(true)
 		st.Saved = pyjson.Boolean(false)
-		st.LastStart = pyjson.Str(localTimestamp(now()))
-		_, err = e.finishState(w, st, e.WS.statsFromIndex(idx), agent)
+		st.LastStart = pyjson.Str(LocalTimestamp(Now()))
+		_, err = e.FinishState(w, st, e.WS.StatsFromIndex(idx), agent)
 		return pyjson.Value{}, err
 	})
 	return out, err

@@ -2,9 +2,9 @@ package gitvault
 
 import "github.com/git-echoes/git-echoes/internal/frontmatter"
 
-// hasConflictMarker reports whether the protocol's conflict regex matches
+// HasConflictMarker reports whether the protocol's conflict regex matches
 // text as given (echoes-conformance §9 step 3).
-func hasConflictMarker(text string) bool { return frontmatter.MatchesConflictRe(text) }
+func HasConflictMarker(text string) bool { return frontmatter.MatchesConflictRe(text) }
 
 // hasConflictMarkerAnyNewline also checks the universal-newline form, so a
 // proposed page with "=======\r\n" (which the reference accepts and then can

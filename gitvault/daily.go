@@ -20,12 +20,12 @@ const (
 	kindSession    = "session"
 )
 
-// now is the engine's clock; tests may replace it.
-var now = time.Now
+// Now is the engine's clock; tests may replace it.
+var Now = time.Now
 
-// localTimestamp formats t as the reference's local ISO timestamp with a
+// LocalTimestamp formats t as the reference's local ISO timestamp with a
 // numeric offset (UTC prints +00:00, never Z).
-func localTimestamp(t time.Time) string { return t.Local().Format("2006-01-02T15:04:05-07:00") }
+func LocalTimestamp(t time.Time) string { return t.Local().Format("2006-01-02T15:04:05-07:00") }
 
 // NormalizeAgent implements echoes-conformance §13.3 for a candidate already known to be a string.
 func NormalizeAgent(name string) (string, error) {
@@ -79,7 +79,7 @@ func resolveAgent(payloadAgent pyjson.Value, hasPayloadAgent bool, flagAgent *st
 
 // dailyEntry builds the path and content of a unique daily file (echoes-conformance §13).
 func (ws *Workspace) dailyEntry(kind, text string, agent *string) (path string, content []byte, err error) {
-	utc := now().UTC()
+	utc := Now().UTC()
 	var rnd [4]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
 		return "", nil, Wrapf(err, "Cannot generate a daily entry name: %s", err.Error())
@@ -94,7 +94,7 @@ func (ws *Workspace) dailyEntry(kind, text string, agent *string) (path string, 
 
 	word := strings.ToUpper(kind[:1]) + kind[1:]
 	var b strings.Builder
-	b.WriteString("### " + word + " — " + localTimestamp(now()) + "\n\n")
+	b.WriteString("### " + word + " — " + LocalTimestamp(Now()) + "\n\n")
 	if agent != nil {
 		b.WriteString("Agent: `" + *agent + "`\n\n")
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-echoes/git-echoes/internal/pyjson"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // TestNormalizeAgent covers echoes-conformance §13.3.
@@ -78,9 +79,9 @@ func TestResolveAgent(t *testing.T) {
 
 func TestDailyEntry(t *testing.T) {
 	fixed := time.Date(2026, 11, 30, 5, 58, 11, 659916999, time.UTC)
-	old := now
-	now = func() time.Time { return fixed }
-	defer func() { now = old }()
+	old := Now
+	Now = func() time.Time { return fixed }
+	defer func() { Now = old }()
 	ws := newWorkspace(t.TempDir())
 	agent := "my-agent"
 	path, content, err := ws.dailyEntry(kindScratchpad, "  hello\r\nworld\n\n", &agent)
@@ -91,7 +92,7 @@ func TestDailyEntry(t *testing.T) {
 	if !regexp.MustCompile(`^2026-11-30/20261130T055811659916Z-scratchpad-my-agent-[0-9a-f]{8}\.md$`).MatchString(filepath.ToSlash(rel)) {
 		t.Fatalf("path %s", rel)
 	}
-	want := "### Scratchpad — " + localTimestamp(fixed) + "\n\nAgent: `my-agent`\n\nhello\r\nworld\n"
+	want := "### Scratchpad — " + LocalTimestamp(fixed) + "\n\nAgent: `my-agent`\n\nhello\r\nworld\n"
 	if string(content) != want {
 		t.Fatalf("content %q, want %q", content, want)
 	}
@@ -99,10 +100,10 @@ func TestDailyEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if path2 == path || !strings.Contains(path2, "Z-session-") || string(content2) != "### Session — "+localTimestamp(fixed)+"\n\ndone\n" {
+	if path2 == path || !strings.Contains(path2, "Z-session-") || string(content2) != "### Session — "+LocalTimestamp(fixed)+"\n\ndone\n" {
 		t.Fatalf("session entry %s %q", path2, content2)
 	}
-	if got := localTimestamp(time.Date(2026, 9, 4, 9, 34, 56, 0, time.FixedZone("", 3*3600))); !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$`).MatchString(got) {
+	if got := LocalTimestamp(time.Date(2026, 9, 4, 9, 34, 56, 0, time.FixedZone("", 3*3600))); !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$`).MatchString(got) {
 		t.Fatalf("LocalTimestamp %q", got)
 	}
 }
@@ -123,14 +124,14 @@ func TestSymlinkedDailyRootIsWalked(t *testing.T) {
 	if err := os.MkdirAll(ws.Vault, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	symlinkOrSkip(t, real, ws.Daily)
-	symlinkOrSkip(t, filepath.Join(real, "2026-01-01"), filepath.Join(real, "linked"))
+	testenv.SymlinkOrSkip(t, real, ws.Daily)
+	testenv.SymlinkOrSkip(t, filepath.Join(real, "2026-01-01"), filepath.Join(real, "linked"))
 	var got []string
-	walkDaily(ws.Daily, func(rel string) bool { got = append(got, rel); return true })
+	WalkDaily(ws.Daily, func(rel string) bool { got = append(got, rel); return true })
 	if len(got) != 1 || got[0] != "2026-01-01/a.md" {
 		t.Errorf("walkDaily = %q, want [2026-01-01/a.md]", got)
 	}
-	if n := ws.countDailyLogs(); n != 1 {
+	if n := ws.CountDailyLogs(); n != 1 {
 		t.Errorf("countDailyLogs = %d, want 1", n)
 	}
 }

@@ -38,7 +38,7 @@ func (e *Engine) DailyEntries() ([]string, error) {
 		return nil, err
 	}
 	entries := []string{}
-	walkDaily(e.WS.Daily, func(rel string) bool { entries = append(entries, rel); return true })
+	WalkDaily(e.WS.Daily, func(rel string) bool { entries = append(entries, rel); return true })
 	keys := make(map[string]string, len(entries))
 	for _, rel := range entries {
 		keys[rel] = pytext.NFC(rel)
@@ -55,7 +55,7 @@ func (e *Engine) ReadDaily(entry string) (string, error) {
 		return "", err
 	}
 	found := false
-	walkDaily(e.WS.Daily, func(rel string) bool { found = rel == entry; return !found })
+	WalkDaily(e.WS.Daily, func(rel string) bool { found = rel == entry; return !found })
 	if !found {
 		return "", Errorf("Daily entry does not exist: %s", entry)
 	}

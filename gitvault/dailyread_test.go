@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // TestDailyReads: DailyEntries lists regular daily entries newest first;
@@ -33,8 +35,8 @@ func TestDailyReads(t *testing.T) {
 	if err := os.WriteFile(outside, []byte("secret\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	symlinkOrSkip(t, outside, filepath.Join(e.WS.Daily, "2026-02-01", "link.md"))
-	before := snapshot(t, e.WS.Root)
+	testenv.SymlinkOrSkip(t, outside, filepath.Join(e.WS.Daily, "2026-02-01", "link.md"))
+	before := testenv.TreeState(t, e.WS.Root)
 
 	entries, err := e.DailyEntries()
 	if err != nil {
@@ -56,7 +58,7 @@ func TestDailyReads(t *testing.T) {
 	if names, err := e.PageNames(); err != nil || strings.Join(names, " ") != "auth.md" {
 		t.Errorf("pages: %v %v", names, err)
 	}
-	if after := snapshot(t, e.WS.Root); len(after) != len(before) {
+	if after := testenv.TreeState(t, e.WS.Root); len(after) != len(before) {
 		t.Error("a read wrote something")
 	} else {
 		for p, d := range before {

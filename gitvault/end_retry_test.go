@@ -53,7 +53,7 @@ func TestEndRetryAfterCrash(t *testing.T) {
 				write(filepath.Join(e.WS.Pages, "b.md"), newB)
 			}
 			if stage == "pages and index" || stage == "entry" {
-				idx, err := e.render(nil)
+				idx, err := e.Render(nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -85,7 +85,7 @@ func TestEndRetryAfterCrash(t *testing.T) {
 					t.Errorf("%s = %q, want %q", name, got, want)
 				}
 			}
-			idx, err := e.render(nil)
+			idx, err := e.Render(nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -99,18 +99,18 @@ func textHash(text string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// lockedMutation runs fn under the shared lock for a command that needs an
+// LockedMutation runs fn under the shared lock for a command that needs an
 // initialized vault: the marker is checked before anything is created, then
 // again inside the lock (another writer may have changed it meanwhile).
-func (e *Engine) lockedMutation(fn func(w *writer) (pyjson.Value, error)) (pyjson.Value, error) {
+func (e *Engine) LockedMutation(fn func(w *Writer) (pyjson.Value, error)) (pyjson.Value, error) {
 	if err := e.WS.Gate(); err != nil {
 		return pyjson.Value{}, err
 	}
-	w, err := e.WS.acquire()
+	w, err := e.WS.Acquire()
 	if err != nil {
 		return pyjson.Value{}, err
 	}
-	defer w.release()
+	defer w.Release()
 	if err := e.WS.Gate(); err != nil {
 		return pyjson.Value{}, err
 	}
@@ -130,19 +130,19 @@ func (e *Engine) lockedMutation(fn func(w *writer) (pyjson.Value, error)) (pyjso
 	return v, err
 }
 
-// flagAgent validates --agent before any write (the reference validates it
+// FlagAgent validates --agent before any write (the reference validates it
 // only while writing state, after other writes; see echoes-conformance §14.3 Quirk).
-func (e *Engine) flagAgent() (*string, error) {
+func (e *Engine) FlagAgent() (*string, error) {
 	if e.opt.Agent == nil {
 		return nil, nil
 	}
 	return resolveAgent(pyjson.NullValue(), false, e.opt.Agent)
 }
 
-// render validates every page of the work tree and renders the index, with
+// Render validates every page of the work tree and renders the index, with
 // proposed pages substituted or added.
-func (e *Engine) render(proposed []indexPage) (*index, error) {
-	src := dirSource{e.WS.Pages}
+func (e *Engine) Render(proposed []indexPage) (*Index, error) {
+	src := DirSource{e.WS.Pages}
 	names, err := src.PageNames()
 	if err != nil {
 		return nil, Wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, OSDetail(err))
@@ -151,16 +151,16 @@ func (e *Engine) render(proposed []indexPage) (*index, error) {
 	for i, p := range proposed {
 		replace[p.Name] = i
 	}
-	return assembleIndex(names, e.loadPages(names, replace, false), proposed)
+	return AssembleIndex(names, e.LoadPages(names, replace, false), proposed)
 }
 
-// loadPages is loadAndParse over the work-tree pages, through the page
+// LoadPages is loadAndParse over the work-tree pages, through the page
 // cache when the engine has one.
-func (e *Engine) loadPages(names []string, skip map[string]int, withConflict bool) []loadedPage {
+func (e *Engine) LoadPages(names []string, skip map[string]int, withConflict bool) []LoadedPage {
 	if c := e.pageCache(); c != nil {
 		return loadAndParseCached(c, names, skip, withConflict)
 	}
-	return loadAndParse(dirSource{e.WS.Pages}, names, skip, withConflict)
+	return loadAndParse(DirSource{e.WS.Pages}, names, skip, withConflict)
 }
 
 // refreshResult is the indexRefresh object (echoes-conformance §11.3).
@@ -178,8 +178,8 @@ func (r refreshResult) JSON() pyjson.Value {
 		Set("sha256", pyjson.Str(r.SHA256)))
 }
 
-// currentIndexText reads index.md as text; missing or unreadable counts as empty.
-func (ws *Workspace) currentIndexText() string {
+// CurrentIndexText reads index.md as text; missing or unreadable counts as empty.
+func (ws *Workspace) CurrentIndexText() string {
 	data, err := fsx.ReadFile(ws.Index)
 	if err != nil {
 		return ""
@@ -191,11 +191,11 @@ func (ws *Workspace) currentIndexText() string {
 	return text
 }
 
-// refreshIndex renders and writes index.md only when it differs.
-func (w *writer) refreshIndex(idx *index) (refreshResult, error) {
+// RefreshIndex renders and writes index.md only when it differs.
+func (w *Writer) RefreshIndex(idx *Index) (refreshResult, error) {
 	res := refreshResult{PageCount: len(idx.Pages), SHA256: idx.SHA256}
-	if w.ws.currentIndexText() != idx.Text {
-		if err := w.write(w.ws.Index, []byte(idx.Text)); err != nil {
+	if w.ws.CurrentIndexText() != idx.Text {
+		if err := w.Write(w.ws.Index, []byte(idx.Text)); err != nil {
 			return res, err
 		}
 		res.Rebuilt = true
@@ -203,8 +203,8 @@ func (w *writer) refreshIndex(idx *index) (refreshResult, error) {
 	return res, nil
 }
 
-// finishState writes the state at the end of a mutating command (echoes-conformance §14.3).
-func (e *Engine) finishState(w *writer, st *State, stats Stats, agent *string) (*State, error) {
+// FinishState writes the state at the end of a mutating command (echoes-conformance §14.3).
+func (e *Engine) FinishState(w *Writer, st *State, stats Stats, agent *string) (*State, error) {
 	st.Initialized = true
 	st.Stats = stats
 	st.setWriter(agent, e.opt.AdapterVersion)

@@ -36,7 +36,7 @@ func (ws *Workspace) PageNames() ([]string, error) { return listPageNames(ws.Pag
 
 // WalkDaily calls fn with the daily/-relative slash path of every daily
 // entry, in walk order, until fn returns false.
-func (ws *Workspace) WalkDaily(fn func(rel string) bool) { walkDaily(ws.Daily, fn) }
+func (ws *Workspace) WalkDaily(fn func(rel string) bool) { WalkDaily(ws.Daily, fn) }
 
 // WrapError is an engine error with message msg and cause err, reported
 // as every engine error is (ErrorMessage, ErrorReply).

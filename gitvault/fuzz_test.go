@@ -33,7 +33,7 @@ func FuzzParsePage(f *testing.F) {
 		if r, _ := utf8.DecodeLastRuneInString(body); body == "" || pytext.IsSpace(r) {
 			t.Fatalf("stored text %q does not end in exactly one newline", p.Text)
 		}
-		if hasConflictMarker(p.Text) || hasConflictMarker(pytext.UniversalNewlines(p.Text)) {
+		if HasConflictMarker(p.Text) || HasConflictMarker(pytext.UniversalNewlines(p.Text)) {
 			t.Fatalf("accepted a conflict marker: %q", p.Text)
 		}
 		if pytext.Len(p.Summary) > summaryLimit || p.Summary == "" || strings.ContainsAny(p.Summary, "\r\n") {

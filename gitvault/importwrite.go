@@ -88,7 +88,7 @@ func (e *Engine) ReadPageText(name string) (text string, exists bool, err error)
 
 // ExistingPageNames lists the page file names of the work tree.
 func (e *Engine) ExistingPageNames() ([]string, error) {
-	return dirSource{e.WS.Pages}.PageNames()
+	return DirSource{e.WS.Pages}.PageNames()
 }
 
 // assetTarget resolves an asset name below EchoesVault/assets/, refusing
@@ -138,7 +138,7 @@ func (e *Engine) ReadAsset(name string) (data []byte, exists bool, err error) {
 // A page that already holds the proposed text is not rewritten.
 func (e *Engine) WriteImport(pages []ImportPage, assets []ImportAsset) (ImportWriteResult, error) {
 	var res ImportWriteResult
-	_, err := e.lockedMutation(func(w *writer) (pyjson.Value, error) {
+	_, err := e.LockedMutation(func(w *Writer) (pyjson.Value, error) {
 		var prepared []*preparedPage
 		seen := map[string]bool{}
 		for _, ip := range pages {
@@ -163,7 +163,7 @@ func (e *Engine) WriteImport(pages []ImportPage, assets []ImportAsset) (ImportWr
 		for i, p := range prepared {
 			proposed[i] = p.indexPage
 		}
-		if _, err := e.render(proposed); err != nil {
+		if _, err := e.Render(proposed); err != nil {
 			return pyjson.Value{}, err
 		}
 		type assetWrite struct {
@@ -201,20 +201,20 @@ func (e *Engine) WriteImport(pages []ImportPage, assets []ImportAsset) (ImportWr
 			default:
 				res.Created = append(res.Created, p.Name)
 			}
-			if err := w.mkdirs(e.WS.Pages); err != nil {
+			if err := w.Mkdirs(e.WS.Pages); err != nil {
 				return pyjson.Value{}, err
 			}
-			if err := w.write(p.Path, []byte(p.Page.Text)); err != nil {
+			if err := w.Write(p.Path, []byte(p.Page.Text)); err != nil {
 				return pyjson.Value{}, err
 			}
 		}
 		if len(writes) > 0 {
-			if err := w.mkdirs(e.WS.Assets); err != nil {
+			if err := w.Mkdirs(e.WS.Assets); err != nil {
 				return pyjson.Value{}, err
 			}
 		}
 		for _, a := range writes {
-			if err := w.write(a.path, a.data); err != nil {
+			if err := w.Write(a.path, a.data); err != nil {
 				return pyjson.Value{}, err
 			}
 			res.AssetsWritten = append(res.AssetsWritten, a.name)
@@ -233,4 +233,4 @@ func (e *Engine) WriteImport(pages []ImportPage, assets []ImportAsset) (ImportWr
 
 // ManagedBlockMarkers are the delimiters of the block git-echoes manages in
 // AGENTS.md and CLAUDE.md (protocol §5.3), which an import never copies.
-func ManagedBlockMarkers() (start, end string) { return blockStart, blockEnd }
+func ManagedBlockMarkers() (start, end string) { return BlockStart, BlockEnd }

@@ -34,7 +34,7 @@ type pageText struct {
 // order of names. Reading dominates index renders of large vaults.
 func readPages(src pageSource, names []string) []pageText {
 	out := make([]pageText, len(names))
-	parallel(len(names), func(i int) {
+	Parallel(len(names), func(i int) {
 		out[i].Name = names[i]
 		data, err := src.ReadPage(names[i])
 		if err != nil {
@@ -46,19 +46,19 @@ func readPages(src pageSource, names []string) []pageText {
 	return out
 }
 
-// loadedPage is one page read and parsed for an index render or health.
-type loadedPage struct {
-	readErr, parseErr error
-	page              *ParsedPage // detached from the read buffer
-	conflict          bool        // the conflict regex matches the page text (health)
+// LoadedPage is one page read and parsed for an index render or health.
+type LoadedPage struct {
+	ReadErr, ParseErr error
+	Page              *ParsedPage // detached from the read buffer
+	Conflict          bool        // the conflict regex matches the page text (health)
 }
 
 // loadAndParse reads and parses every named page in parallel with one
 // reusable buffer per worker, keeping only the parsed metadata: index
 // renders of large vaults are dominated by this loop. Pages named in skip
 // are left zero. withConflict also runs health's conflict-marker scan.
-func loadAndParse(src pageSource, names []string, skip map[string]int, withConflict bool) []loadedPage {
-	out := make([]loadedPage, len(names))
+func loadAndParse(src pageSource, names []string, skip map[string]int, withConflict bool) []LoadedPage {
+	out := make([]LoadedPage, len(names))
 	read, done := bufferedReader(src)
 	defer done()
 	parallelWorkers(len(names), func() func(i int) {
@@ -70,23 +70,23 @@ func loadAndParse(src pageSource, names []string, skip map[string]int, withConfl
 			var err error
 			buf, err = read(names[i], buf)
 			if err != nil {
-				out[i].readErr = err
+				out[i].ReadErr = err
 				return
 			}
 			if !utf8.Valid(buf) {
-				out[i].readErr = pytext.ErrInvalidUTF8
+				out[i].ReadErr = pytext.ErrInvalidUTF8
 				return
 			}
 			// Parse straight from the reused buffer, then copy out the few
 			// strings a ParsedPage keeps: page bodies are never retained.
 			text := pytext.UniversalNewlines(unsafeString(buf))
-			out[i].conflict = withConflict && hasConflictMarker(text)
+			out[i].Conflict = withConflict && HasConflictMarker(text)
 			page, err := ParsePage(text, true, false)
 			if err != nil {
-				out[i].parseErr = err
+				out[i].ParseErr = err
 				return
 			}
-			out[i].page = page.detach()
+			out[i].Page = page.detach()
 		}
 	})
 	return out
@@ -102,7 +102,7 @@ type dirSourceReader interface {
 }
 
 // bufferedReader returns the fastest page reader src offers and its
-// release function.
+// Release function.
 func bufferedReader(src pageSource) (pageReader, func()) {
 	if d, ok := src.(dirSourceReader); ok {
 		if read, done, err := d.openDir(); err == nil {
@@ -112,8 +112,8 @@ func bufferedReader(src pageSource) (pageReader, func()) {
 	return func(name string, _ []byte) ([]byte, error) { return src.ReadPage(name) }, func() {}
 }
 
-// parallel runs fn(0..n-1) on up to GOMAXPROCS workers.
-func parallel(n int, fn func(i int)) {
+// Parallel runs fn(0..n-1) on up to GOMAXPROCS workers.
+func Parallel(n int, fn func(i int)) {
 	parallelWorkers(n, func() func(int) { return fn })
 }
 
@@ -133,7 +133,7 @@ type indexPage struct {
 func (p indexPage) Slug() string { return pytext.NFC(PageStem(p.Name)) }
 
 // index is a rendered index.md.
-type index struct {
+type Index struct {
 	Text   string
 	SHA256 string
 	Pages  []indexPage // in row order
@@ -144,24 +144,24 @@ type index struct {
 // in listing order. Proposed pages replace the file of the same name in
 // place or are added after the listing, in order, as the reference's
 // dictionary update does.
-func RenderIndex(src pageSource, names []string, proposed []indexPage) (*index, error) {
+func RenderIndex(src pageSource, names []string, proposed []indexPage) (*Index, error) {
 	replace := make(map[string]int, len(proposed))
 	for i, p := range proposed {
 		replace[p.Name] = i
 	}
-	return assembleIndex(names, loadAndParse(src, names, replace, false), proposed)
+	return AssembleIndex(names, loadAndParse(src, names, replace, false), proposed)
 }
 
-// assembleIndex applies echoes-conformance §11.3's ordering of failures to loaded pages and
+// AssembleIndex applies echoes-conformance §11.3's ordering of failures to loaded pages and
 // builds the index.
-func assembleIndex(names []string, loaded []loadedPage, proposed []indexPage) (*index, error) {
+func AssembleIndex(names []string, loaded []LoadedPage, proposed []indexPage) (*Index, error) {
 	replace := make(map[string]int, len(proposed))
 	for i, p := range proposed {
 		replace[p.Name] = i
 	}
 	for i, name := range names {
-		if _, ok := replace[name]; !ok && loaded[i].readErr != nil {
-			return nil, Wrapf(loaded[i].readErr, "Cannot read page %s: %s", name, ReadDetail(loaded[i].readErr))
+		if _, ok := replace[name]; !ok && loaded[i].ReadErr != nil {
+			return nil, Wrapf(loaded[i].ReadErr, "Cannot read page %s: %s", name, ReadDetail(loaded[i].ReadErr))
 		}
 	}
 	all := make([]string, 0, len(names)+len(proposed))
@@ -186,17 +186,17 @@ func assembleIndex(names []string, loaded []loadedPage, proposed []indexPage) (*
 		if pages[i].Page != nil {
 			continue // a proposed page, already validated
 		}
-		if l.parseErr != nil {
-			return nil, Wrapf(l.parseErr, "Cannot generate index from %s: %s", names[i], l.parseErr.Error())
+		if l.ParseErr != nil {
+			return nil, Wrapf(l.ParseErr, "Cannot generate index from %s: %s", names[i], l.ParseErr.Error())
 		}
-		pages[i] = indexPage{Name: names[i], Page: l.page}
+		pages[i] = indexPage{Name: names[i], Page: l.Page}
 	}
 	return buildIndex(pages), nil
 }
 
 // renderTexts renders from pages already read as text (legacy migration
 // reads them anyway to plan summaries).
-func renderTexts(texts []pageText, proposed []indexPage) (*index, error) {
+func renderTexts(texts []pageText, proposed []indexPage) (*Index, error) {
 	src := textSource{}
 	names := make([]string, len(texts))
 	for i, t := range texts {
@@ -233,7 +233,7 @@ func checkCollisions(names []string) error {
 	return nil
 }
 
-func buildIndex(pages []indexPage) *index {
+func buildIndex(pages []indexPage) *Index {
 	keys := make([]pageSortKey, len(pages))
 	order := make([]int, len(pages))
 	for i, p := range pages {
@@ -267,7 +267,7 @@ func buildIndex(pages []indexPage) *index {
 	}
 	text := b.String()
 	sum := sha256.Sum256(unsafe.Slice(unsafe.StringData(text), len(text))) // read only: no copy of the text
-	return &index{Text: text, SHA256: hex.EncodeToString(sum[:]), Pages: sorted}
+	return &Index{Text: text, SHA256: hex.EncodeToString(sum[:]), Pages: sorted}
 }
 
 // indexSummary is the row text of a page, with the deprecation prefix (echoes-conformance §11.1).
@@ -281,9 +281,9 @@ func indexSummary(p *ParsedPage) string {
 // indexRow is one parsed line of an existing index.md.
 type indexRow struct{ Slug, Description string }
 
-// parseIndexRows reads the rows of an existing index (echoes-conformance §11.3): the slug as
+// ParseIndexRows reads the rows of an existing index (echoes-conformance §11.3): the slug as
 // written and the stripped description.
-func parseIndexRows(text string) []indexRow {
+func ParseIndexRows(text string) []indexRow {
 	var rows []indexRow
 	for pos := 0; ; {
 		line, next, ok := pytext.NextLine(text, pos)

@@ -40,7 +40,7 @@ func (s evSource) ReadPage(name string) ([]byte, error) {
 }
 
 // evRender renders pages given in listing order.
-func evRender(texts []pageText, proposed []indexPage) (*index, error) {
+func evRender(texts []pageText, proposed []indexPage) (*Index, error) {
 	names, _ := evSource(texts).PageNames()
 	return RenderIndex(evSource(texts), names, proposed)
 }
@@ -165,7 +165,7 @@ func mustParse(t *testing.T, text string) *ParsedPage {
 
 func TestParseIndexRows(t *testing.T) {
 	text := indexHeader + "\n- [[a]]:   one  \n- [[e\u0301]]:two\r\n-  [[x]]: no\n- [[]]: no\n- [[b]]: c ]] d\u2028- [[z]]: sep\n"
-	got := parseIndexRows(text)
+	got := ParseIndexRows(text)
 	want := []indexRow{{"a", "one"}, {"e\u0301", "two"}, {"b", "c ]] d"}, {"z", "sep"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("rows %q", got)
@@ -200,7 +200,7 @@ func TestIndexWorkerPanicReachesCaller(t *testing.T) {
 	for name, run := range map[string]func(){
 		"readPages":    func() { readPages(src, names) },
 		"loadAndParse": func() { loadAndParse(src, names, nil, true) },
-		"parallel":     func() { parallel(len(names), func(i int) { src.ReadPage(names[i]) }) },
+		"parallel":     func() { Parallel(len(names), func(i int) { src.ReadPage(names[i]) }) },
 	} {
 		got := func() (p any) {
 			defer func() { p = recover() }()

@@ -11,7 +11,7 @@ import (
 // common directory (`.git/echoes/<name>`, shared by linked worktrees, never
 // part of any tree) or, outside Git, under the runtime directory
 // (`.echoes-vault/cache/<name>`). The directory is not created here: callers
-// create it when they write, so a read-only command leaves nothing behind.
+// Create it when they write, so a read-only command leaves nothing behind.
 // Such caches are never authoritative: deleting one loses
 // nothing, and a reader that cannot trust one rebuilds it (design, "Beyond
 // the seeds": caches and indexes keyed by file identity).

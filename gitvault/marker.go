@@ -9,8 +9,8 @@ import (
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// canonicalMarker is the parsed canonical marker, for Python-equality checks.
-var canonicalMarker = mustDecode(canonicalMarkerText)
+// CanonicalMarker is the parsed canonical marker, for Python-equality checks.
+var CanonicalMarker = mustDecode(canonicalMarkerText)
 
 func mustDecode(s string) pyjson.Value {
 	v, err := pyjson.Decode(s)
@@ -86,7 +86,7 @@ func (m MarkerRead) Problems() (gate, health string) {
 			"unsupported marker schema: " + r
 	}
 	for _, key := range markerFields {
-		want, _ := canonicalMarker.Obj.Get(key)
+		want, _ := CanonicalMarker.Obj.Get(key)
 		if !pyjson.Equal(m.field(key), want) {
 			return "Invalid EchoesVault marker field '" + key + "'. Run init or migrate explicitly.",
 				"invalid marker field: " + key
@@ -135,7 +135,7 @@ func (ws *Workspace) LegacyVaultDetected() bool {
 		return true
 	}
 	found := false
-	walkDaily(ws.Daily, func(string) bool { found = true; return false })
+	WalkDaily(ws.Daily, func(string) bool { found = true; return false })
 	return found
 }
 
@@ -161,9 +161,9 @@ func (m MarkerRead) JSON() pyjson.Value {
 	return pyjson.ObjectValue(o)
 }
 
-// writeMarker implements echoes-conformance §7.4 for init/migrate/upgrade/configure-agents.
+// WriteMarker implements echoes-conformance §7.4 for init/migrate/upgrade/configure-agents.
 // It returns whether the file was (re)written.
-func (w *writer) writeMarker() (bool, error) {
+func (w *Writer) WriteMarker() (bool, error) {
 	m := w.ws.ReadMarker()
 	if m.Err != nil {
 		// An unreadable marker may be a conflicted or foreign file: never
@@ -175,9 +175,9 @@ func (w *writer) writeMarker() (bool, error) {
 		if pv.Kind != pyjson.Null && !pyjson.Equal(pv, pyjson.Str(ProtocolVersion)) {
 			return false, Errorf("Unsupported EchoesVault protocol %s; this runtime supports 1.0.0. Upgrade the agent adapter before writing.", pyjson.Repr(pv))
 		}
-		if pyjson.Equal(m.Value, canonicalMarker) {
+		if pyjson.Equal(m.Value, CanonicalMarker) {
 			return false, nil
 		}
 	}
-	return true, w.write(w.ws.Marker, []byte(canonicalMarkerText))
+	return true, w.Write(w.ws.Marker, []byte(canonicalMarkerText))
 }

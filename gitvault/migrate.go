@@ -9,15 +9,15 @@ import (
 
 // migrationPlan is a validated legacy summary migration (echoes-conformance §17): the pages to
 // rewrite with an injected summary, and the index that results.
-type migrationPlan struct {
-	pages []preparedPage
-	index *index
+type MigrationPlan struct {
+	Pages []preparedPage
+	Index *Index
 }
 
-// planMigration validates the whole migration without writing (echoes-conformance §17 steps
+// PlanMigration validates the whole migration without writing (echoes-conformance §17 steps
 // 1-3). Every error is collected and reported at once.
-func (e *Engine) planMigration() (*migrationPlan, error) {
-	src := dirSource{e.WS.Pages}
+func (e *Engine) PlanMigration() (*MigrationPlan, error) {
+	src := DirSource{e.WS.Pages}
 	names, err := src.PageNames()
 	if err != nil {
 		return nil, Wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, OSDetail(err))
@@ -31,7 +31,7 @@ func (e *Engine) planMigration() (*migrationPlan, error) {
 	if err := checkCollisions(names); err != nil {
 		return nil, err
 	}
-	descriptions := legacyDescriptions(e.WS.currentIndexText())
+	descriptions := legacyDescriptions(e.WS.CurrentIndexText())
 	var problems []string
 	var migrated []preparedPage
 	for _, t := range texts {
@@ -70,7 +70,7 @@ func (e *Engine) planMigration() (*migrationPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &migrationPlan{pages: migrated, index: idx}, nil
+	return &MigrationPlan{Pages: migrated, Index: idx}, nil
 }
 
 // legacyDescriptions maps raw slugs of the existing index to descriptions,
@@ -78,7 +78,7 @@ func (e *Engine) planMigration() (*migrationPlan, error) {
 func legacyDescriptions(indexText string) map[string]string {
 	out := map[string]string{}
 	dup := map[string]bool{}
-	for _, row := range parseIndexRows(indexText) {
+	for _, row := range ParseIndexRows(indexText) {
 		if _, seen := out[row.Slug]; seen {
 			dup[row.Slug] = true
 		}
@@ -90,16 +90,16 @@ func legacyDescriptions(indexText string) map[string]string {
 	return out
 }
 
-// applyMigration writes the migrated pages, then refreshes the index.
-func (w *writer) applyMigration(plan *migrationPlan) (refreshResult, *index, error) {
+// ApplyMigration writes the migrated pages, then refreshes the index.
+func (w *Writer) ApplyMigration(plan *MigrationPlan) (refreshResult, *Index, error) {
 	var names []string
-	for _, p := range plan.pages {
-		if err := w.write(p.Path, []byte(p.Page.Text)); err != nil {
+	for _, p := range plan.Pages {
+		if err := w.Write(p.Path, []byte(p.Page.Text)); err != nil {
 			return refreshResult{}, nil, err
 		}
 		names = append(names, p.Name)
 	}
-	res, err := w.refreshIndex(plan.index)
+	res, err := w.RefreshIndex(plan.Index)
 	res.MigratedSummaries = names
-	return res, plan.index, err
+	return res, plan.Index, err
 }

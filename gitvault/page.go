@@ -116,7 +116,7 @@ func normalizeSummary(v pyjson.Value, slug string) (string, error) {
 	if n := pytext.Len(s); n > summaryLimit {
 		return "", Errorf("Page summary exceeds 160 characters (%d).", n)
 	}
-	if hasConflictMarker(s) {
+	if HasConflictMarker(s) {
 		return "", Errorf("Page summary contains a Git conflict marker.")
 	}
 	return s, nil

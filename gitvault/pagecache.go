@@ -36,7 +36,7 @@ import (
 // (Documentation/technical/racy-git.txt): an entry whose mtime or ctime is
 // not older, by a whole cacheGranule, than the time it was verified (for an
 // entry loaded from disk, the later of the cache file's own mtime and the
-// write time it records) is read again.
+// Write time it records) is read again.
 //
 // On disk (Workspace.LocalCacheDir("pages") in a Git repository, one file per pages directory,
 // so linked worktrees sharing a common Git directory do not share entries)
@@ -257,13 +257,13 @@ func (c *pageCache) retain(names []string, kept int) {
 // with the cache: a page whose stamp matches a trusted entry is taken from
 // it, every other page is read and parsed exactly as loadAndParse does and
 // its entry refreshed. The result is the one loadAndParse returns.
-func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withConflict bool) []loadedPage {
+func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withConflict bool) []LoadedPage {
 	d, err := fsx.OpenDir(c.dir)
 	if err != nil {
-		return loadAndParse(dirSource{c.dir}, names, skip, withConflict)
+		return loadAndParse(DirSource{c.dir}, names, skip, withConflict)
 	}
 	defer d.Close()
-	out := make([]loadedPage, len(names))
+	out := make([]LoadedPage, len(names))
 	var kept atomic.Int64 // listed names left with an entry
 	parallelWorkers(len(names), func() func(i int) {
 		var buf []byte
@@ -280,8 +280,8 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 			cacheable := serr == nil && st.IsRegular()
 			if cacheable {
 				if e, ok := c.lookup(name, st, withConflict); ok {
-					out[i].page = e.page()
-					out[i].conflict = withConflict && e.confl
+					out[i].Page = e.page()
+					out[i].Conflict = withConflict && e.confl
 					kept.Add(1)
 					return
 				}
@@ -290,30 +290,30 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 			var err error
 			buf, err = d.ReadFileBuf(name, buf)
 			if err != nil {
-				out[i].readErr = err
+				out[i].ReadErr = err
 				c.forget(name)
 				return
 			}
 			if !utf8.Valid(buf) {
-				out[i].readErr = pytext.ErrInvalidUTF8
+				out[i].ReadErr = pytext.ErrInvalidUTF8
 				c.forget(name)
 				return
 			}
 			text := pytext.UniversalNewlines(unsafeString(buf))
 			page, err := ParsePage(text, true, false)
 			if err != nil {
-				out[i].conflict = withConflict && hasConflictMarker(text)
-				out[i].parseErr = err
+				out[i].Conflict = withConflict && HasConflictMarker(text)
+				out[i].ParseErr = err
 				c.forget(name)
 				return
 			}
 			// The conflict verdict is cached whoever asked, so that inspect
 			// can trust what hydrate recorded.
-			confl := hasConflictMarker(text)
-			out[i].conflict = withConflict && confl
-			out[i].page = page.detach()
+			confl := HasConflictMarker(text)
+			out[i].Conflict = withConflict && confl
+			out[i].Page = page.detach()
 			if cacheable {
-				p := out[i].page
+				p := out[i].Page
 				c.store(name, cachedPage{stamp: st, since: checked, typ: p.Type, status: p.Status, summary: p.Summary,
 					hasSummary: p.HasSummary, conflictKnown: true, confl: confl})
 				kept.Add(1)

@@ -96,7 +96,7 @@ func benchHydrate(b *testing.B, opt vaultgen.Spec, all bool) {
 	})
 	b.Run("stat-pass", func(b *testing.B) {
 		for b.Loop() {
-			names, err := dirSource{e.WS.Pages}.PageNames()
+			names, err := DirSource{e.WS.Pages}.PageNames()
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -104,7 +104,7 @@ func benchHydrate(b *testing.B, opt vaultgen.Spec, all bool) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			parallel(len(names), func(i int) { _, _ = d.Stamp(names[i]) })
+			Parallel(len(names), func(i int) { _, _ = d.Stamp(names[i]) })
 			d.Close()
 		}
 	})

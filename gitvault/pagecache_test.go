@@ -15,7 +15,6 @@ import (
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
-	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // shortGranule lowers the racy granule for a test, so pages written a few
@@ -39,7 +38,7 @@ func cacheVault(t *testing.T, n int) *Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Install("init"); err != nil {
+	if err := testInit(e); err != nil {
 		t.Fatal(err)
 	}
 	for i := range n {
@@ -67,17 +66,27 @@ func reopen(t *testing.T, e *Engine, noCache bool) *Engine {
 }
 
 // outputs is everything the cache may influence, rendered: the index a
-// rebuild writes and inspect's whole JSON.
+// rebuild writes and the pages as inspect loads them.
 func outputs(t *testing.T, e *Engine) string {
 	t.Helper()
-	idx, err := e.render(nil)
+	idx, err := e.Render(nil)
 	text := ""
 	if err != nil {
 		text = "render error: " + ErrorMessage(err)
 	} else {
 		text = idx.Text + idx.SHA256
 	}
-	return text + "\n" + pyjson.Pretty(e.Inspect().JSON())
+	// What inspect reads through the cache (gitvault/health): every page
+	// loaded with its read and parse errors and conflict flag.
+	names, err := DirSource{Dir: e.WS.Pages}.PageNames()
+	text += fmt.Sprintf("\nnames %q %v", names, err)
+	for i, l := range e.LoadPages(names, nil, true) {
+		text += fmt.Sprintf("\n%s read=%v parse=%v conflict=%v", names[i], l.ReadErr, l.ParseErr, l.Conflict)
+		if l.Page != nil {
+			text += fmt.Sprintf(" %q %q %q %q %v", l.Page.Text, l.Page.Type, l.Page.Status, l.Page.Summary, l.Page.HasSummary)
+		}
+	}
+	return text
 }
 
 func hydrate(t *testing.T, e *Engine) {
@@ -205,10 +214,10 @@ func TestPageCacheRacyEntryIsReread(t *testing.T) {
 		entry.since = c.since
 		pc.entries[name] = entry
 		got := loadAndParseCached(pc, []string{name}, nil, true)
-		if got[0].page == nil {
+		if got[0].Page == nil {
 			t.Fatalf("page did not load: %+v", got[0])
 		}
-		if trusted := got[0].page.Summary == "Stale summary."; trusted != c.trusted {
+		if trusted := got[0].Page.Summary == "Stale summary."; trusted != c.trusted {
 			t.Errorf("since = stamp + %d ns: trusted = %v, want %v", c.since-max(st.Mtime, st.Ctime), trusted, c.trusted)
 		}
 	}
@@ -225,14 +234,14 @@ func TestPageCacheMatchesLoadAndParse(t *testing.T) {
 	writePage(t, e, "latin1.md", "---\ntype: note\n\xff\n")
 	writePage(t, e, "crlf.md", strings.ReplaceAll(page("Windows lines.", "Active"), "\n", "\r\n"))
 	settle()
-	names, err := dirSource{e.WS.Pages}.PageNames()
+	names, err := DirSource{e.WS.Pages}.PageNames()
 	if err != nil {
 		t.Fatal(err)
 	}
 	pc := newPageCache(e.WS.Pages, "")
 	for round := range 3 {
 		for _, conflict := range []bool{false, true} {
-			want := loadAndParse(dirSource{e.WS.Pages}, names, nil, conflict)
+			want := loadAndParse(DirSource{e.WS.Pages}, names, nil, conflict)
 			got := loadAndParseCached(pc, names, nil, conflict)
 			if !reflect.DeepEqual(describe(got), describe(want)) {
 				t.Errorf("round %d conflict=%v:\n got %v\nwant %v", round, conflict, describe(got), describe(want))
@@ -245,12 +254,12 @@ func TestPageCacheMatchesLoadAndParse(t *testing.T) {
 	}
 }
 
-func describe(ls []loadedPage) []string {
+func describe(ls []LoadedPage) []string {
 	out := make([]string, len(ls))
 	for i, l := range ls {
-		s := fmt.Sprintf("read=%v parse=%v conflict=%v", l.readErr, l.parseErr, l.conflict)
-		if l.page != nil {
-			s += fmt.Sprintf(" page=%+v", *l.page)
+		s := fmt.Sprintf("read=%v parse=%v conflict=%v", l.ReadErr, l.ParseErr, l.Conflict)
+		if l.Page != nil {
+			s += fmt.Sprintf(" page=%+v", *l.Page)
 		}
 		out[i] = s
 	}
@@ -338,7 +347,7 @@ func TestPageCacheWriters(t *testing.T) {
 	e := cacheVault(t, 3)
 	path := cacheFile(t, e)
 	dir := filepath.Dir(filepath.Dir(path))
-	reopen(t, e, false).Inspect()
+	reopen(t, e, false).LoadPages(pageNames(t, e), nil, true)
 	if _, err := os.Lstat(dir); !os.IsNotExist(err) {
 		t.Fatalf("inspect created %s (%v)", dir, err)
 	}
@@ -356,7 +365,7 @@ func TestPageCacheWriters(t *testing.T) {
 	writePage(t, e, "p001.md", page("New.", "active"))
 	writePage(t, e, "p009.md", page("Added.", "active"))
 	settle()
-	reopen(t, e, false).Inspect()
+	reopen(t, e, false).LoadPages(pageNames(t, e), nil, true)
 	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
 		t.Error("inspect rewrote the cache file")
 	}
@@ -380,7 +389,7 @@ func TestPageCacheWriters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.Install("init"); err != nil {
+	if err := testInit(g); err != nil {
 		t.Fatal(err)
 	}
 	writePage(t, g, "a.md", page("A.", "active"))
@@ -391,10 +400,6 @@ func TestPageCacheWriters(t *testing.T) {
 	}
 	if _, err := os.Stat(gp); err != nil {
 		t.Fatalf("no cache file in Git: %v", err)
-	}
-	js := pyjson.Pretty(reopen(t, g, false).Inspect().JSON())
-	if strings.Contains(js, "echoes/pages") || strings.Contains(js, ".cache") {
-		t.Errorf("inspect mentions the cache:\n%s", js)
 	}
 	if out := sb.Git(root, "status", "--porcelain", "--ignored", "--untracked-files=all"); strings.Contains(out, "cache") {
 		t.Errorf("git status lists the cache:\n%s", out)
@@ -532,4 +537,14 @@ func TestPageCacheSweepsStaleTemps(t *testing.T) {
 	if _, err := os.Lstat(fresh); err != nil {
 		t.Errorf("a live writer's temporary file was removed: %v", err)
 	}
+}
+
+// pageNames lists e's page files as inspect does.
+func pageNames(t *testing.T, e *Engine) []string {
+	t.Helper()
+	names, err := DirSource{Dir: e.WS.Pages}.PageNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
 }

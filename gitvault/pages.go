@@ -40,8 +40,8 @@ func NormalizePageString(raw string) (string, error) {
 	return name + ".md", nil
 }
 
-// pySuffix returns Python's PurePath.suffix and stem for a file name.
-func pySuffix(name string) (stem, suffix string) {
+// PySuffix returns Python's PurePath.suffix and stem for a file name.
+func PySuffix(name string) (stem, suffix string) {
 	i := strings.LastIndexByte(name, '.')
 	if i <= 0 || i == len(name)-1 {
 		return name, ""
@@ -51,12 +51,12 @@ func pySuffix(name string) (stem, suffix string) {
 
 // IsPageFileName reports whether a directory entry name is a page (echoes-conformance §8.2).
 func IsPageFileName(name string) bool {
-	_, suffix := pySuffix(name)
+	_, suffix := PySuffix(name)
 	return strings.EqualFold(suffix, ".md")
 }
 
 // PageStem returns the stem of a page file name.
-func PageStem(name string) string { stem, _ := pySuffix(name); return stem }
+func PageStem(name string) string { stem, _ := PySuffix(name); return stem }
 
 // pageSortKey is the listing and index order key (echoes-conformance §8.2, echoes-conformance §11.1).
 type pageSortKey struct{ folded, nfc string }
@@ -125,10 +125,10 @@ func listPageNames(dir string) ([]string, error) {
 	return names, nil
 }
 
-// walkDaily calls fn with the vault-relative-to-daily slash path of every
+// WalkDaily calls fn with the vault-relative-to-daily slash path of every
 // regular non-symlink *.md file below daily/ (suffix case-sensitive), in
 // lexical walk order. fn returns false to stop.
-func walkDaily(dailyDir string, fn func(rel string) bool) {
+func WalkDaily(dailyDir string, fn func(rel string) bool) {
 	stop := false
 	// The trailing separator makes the walk enter daily/ itself when it is
 	// a symlink to a directory (confinement already keeps its target inside

@@ -50,7 +50,7 @@ func TestRaceHelperProcess(t *testing.T) {
 	// The test is about serialisation, not the 8 s wait: on a loaded machine
 	// a writer may queue behind the others for longer than that, which must
 	// not fail it (no test depends on wall-clock time).
-	lockOptions.Wait = 10 * time.Minute
+	LockOptions.Wait = 10 * time.Minute
 	e, err := Open(Options{Workspace: ws})
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +106,7 @@ func TestMultiProcessWriters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Install("init"); err != nil {
+	if err := testInit(e); err != nil {
 		t.Fatal(err)
 	}
 	cmds := make([]*exec.Cmd, raceProcs)
@@ -132,7 +132,7 @@ func TestMultiProcessWriters(t *testing.T) {
 
 	// Exactly 100 unique daily files.
 	daily := 0
-	walkDaily(e.WS.Daily, func(string) bool { daily++; return true })
+	WalkDaily(e.WS.Daily, func(string) bool { daily++; return true })
 	if want := raceProcs * raceAppends; daily != want {
 		t.Errorf("%d daily files, want %d", daily, want)
 	}

@@ -45,10 +45,10 @@ func durableFixed() []string {
 	out := []string{"EchoesVault/.echoes-vault.json", "EchoesVault/.gitignore", "EchoesVault/AGENT_PROTOCOL.md",
 		".echoes-vault/.gitignore", ".echoes-vault/echoes_vault.py", "AGENTS.md", "CLAUDE.md",
 		".claude/skills/echoes-vault/SKILL.md", ".opencode/skills/echoes-vault/SKILL.md"}
-	for _, c := range openCodeCommands {
+	for _, c := range OpenCodeCommands {
 		out = append(out, ".opencode/commands/"+c)
 	}
-	for _, s := range legacySkills {
+	for _, s := range LegacySkills {
 		out = append(out, ".opencode/skills/"+s+"/SKILL.md")
 	}
 	return out

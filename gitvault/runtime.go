@@ -23,12 +23,12 @@ type RuntimeStatus struct {
 
 var (
 	semverRe          = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+\.\d+$`) })
-	engineVersionRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^ENGINE_VERSION = "(\d+)\.(\d+)\.(\d+)"$`) })
-	pluginVersionRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^PLUGIN_VERSION = "(\d+)\.(\d+)\.(\d+)"$`) })
-	protocolVersionRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^PROTOCOL_VERSION = "(\d+)\.(\d+)\.(\d+)"$`) })
+	EngineVersionRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^ENGINE_VERSION = "(\d+)\.(\d+)\.(\d+)"$`) })
+	PluginVersionRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^PLUGIN_VERSION = "(\d+)\.(\d+)\.(\d+)"$`) })
+	ProtocolVersionRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^PROTOCOL_VERSION = "(\d+)\.(\d+)\.(\d+)"$`) })
 )
 
-func parseVersionLine(re *regexp.Regexp, text string) *[3]int {
+func ParseVersionLine(re *regexp.Regexp, text string) *[3]int {
 	m := re.FindStringSubmatch(text)
 	if m == nil {
 		return nil
@@ -44,16 +44,16 @@ func parseVersionLine(re *regexp.Regexp, text string) *[3]int {
 	return &v
 }
 
-// versionString prints a version triple as x.y.z.
-func versionString(v *[3]int) string {
+// VersionString prints a version triple as x.y.z.
+func VersionString(v *[3]int) string {
 	if v == nil {
 		return ""
 	}
 	return strconv.Itoa(v[0]) + "." + strconv.Itoa(v[1]) + "." + strconv.Itoa(v[2])
 }
 
-// compareVersions compares two triples.
-func compareVersions(a, b [3]int) int {
+// CompareVersions compares two triples.
+func CompareVersions(a, b [3]int) int {
 	for i := 0; i < 3; i++ {
 		if a[i] != b[i] {
 			if a[i] < b[i] {
@@ -66,8 +66,8 @@ func compareVersions(a, b [3]int) int {
 }
 
 var (
-	protocolTriple = [3]int{1, 0, 0}
-	engineTriple   = [3]int{1, 1, 1}
+	ProtocolTriple = [3]int{1, 0, 0}
+	EngineTriple   = [3]int{1, 1, 1}
 )
 
 // RuntimeStatus inspects the project runtime file without running it.
@@ -91,14 +91,14 @@ func (ws *Workspace) RuntimeStatus() RuntimeStatus {
 		return RuntimeStatus{Exists: true, Error: err.Error()}
 	}
 	rs := RuntimeStatus{Exists: true, Text: text}
-	rs.Engine = parseVersionLine(engineVersionRe(), text)
+	rs.Engine = ParseVersionLine(EngineVersionRe(), text)
 	if rs.Engine == nil {
-		rs.Engine = parseVersionLine(pluginVersionRe(), text)
+		rs.Engine = ParseVersionLine(PluginVersionRe(), text)
 	}
-	rs.Protocol = parseVersionLine(protocolVersionRe(), text)
+	rs.Protocol = ParseVersionLine(ProtocolVersionRe(), text)
 	rs.Recognized = rs.Engine != nil && rs.Protocol != nil
-	rs.Compatible = rs.Protocol != nil && *rs.Protocol == protocolTriple
-	rs.Current = rs.Compatible && rs.Engine != nil && *rs.Engine == engineTriple
+	rs.Compatible = rs.Protocol != nil && *rs.Protocol == ProtocolTriple
+	rs.Current = rs.Compatible && rs.Engine != nil && *rs.Engine == EngineTriple
 	if !rs.Recognized {
 		rs.Error = "project runtime version metadata is missing"
 	}
@@ -113,7 +113,7 @@ func (rs RuntimeStatus) JSON() pyjson.Value {
 		if v == nil {
 			return pyjson.NullValue()
 		}
-		return pyjson.Str(versionString(v))
+		return pyjson.Str(VersionString(v))
 	}
 	errV := pyjson.NullValue()
 	if rs.Error != "" {
@@ -137,8 +137,8 @@ func (e *Engine) Protocol() pyjson.Value {
 		vpv = m.ProtocolValue()
 	}
 	return pyjson.ObjectValue(pyjson.NewObj().Set("ok", pyjson.Boolean(true)).
-		Set("managedAdapterVersion", pyjson.Str(managedAdapterVersion)).
-		Set("codexAdapterVersion", pyjson.Str(managedAdapterVersion)).
+		Set("managedAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
+		Set("codexAdapterVersion", pyjson.Str(ManagedAdapterVersion)).
 		Set("engineVersion", pyjson.Str(EngineVersion)).
 		Set("supportedProtocolVersion", pyjson.Str(ProtocolVersion)).
 		Set("vaultProtocolVersion", vpv).
@@ -149,9 +149,9 @@ func (e *Engine) Protocol() pyjson.Value {
 		Set("commands", pyjson.Strs(commands)))
 }
 
-// stateFileValid returns "" when the parsed state passes the echoes-conformance §18.4 checks,
+// StateFileValid returns "" when the parsed state passes the echoes-conformance §18.4 checks,
 // else the health error message.
-func stateFileValid(raw pyjson.Value) string {
+func StateFileValid(raw pyjson.Value) string {
 	if raw.Kind != pyjson.Object {
 		return "state root is not an object"
 	}

@@ -60,7 +60,7 @@ func (e *Engine) Search(query string, limit int) (*SearchResult, error) {
 }
 
 func (e *Engine) search(q string, limit int) ([]SearchHit, bool, error) {
-	src := dirSource{e.WS.Pages}
+	src := DirSource{e.WS.Pages}
 	names, err := src.PageNames()
 	if err != nil {
 		return nil, false, Wrapf(err, "Cannot list pages in %s: %s", e.WS.Pages, OSDetail(err))

@@ -18,7 +18,7 @@ func TestSearchSemantics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Install("init"); err != nil {
+	if err := testInit(e); err != nil {
 		t.Fatal(err)
 	}
 	long := strings.Repeat("é", 310)

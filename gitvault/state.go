@@ -126,16 +126,16 @@ func (st *State) setWriter(agent *string, adapterVersion *string) {
 	}
 }
 
-// countDailyLogs counts regular non-symlink *.md files below daily/.
-func (ws *Workspace) countDailyLogs() int {
+// CountDailyLogs counts regular non-symlink *.md files below daily/.
+func (ws *Workspace) CountDailyLogs() int {
 	n := 0
-	walkDaily(ws.Daily, func(string) bool { n++; return true })
+	WalkDaily(ws.Daily, func(string) bool { n++; return true })
 	return n
 }
 
-// statsFromIndex derives the live counts from a successful render.
-func (ws *Workspace) statsFromIndex(idx *index) Stats {
-	st := Stats{TotalPages: len(idx.Pages), TotalDailyLogs: ws.countDailyLogs()}
+// StatsFromIndex derives the live counts from a successful render.
+func (ws *Workspace) StatsFromIndex(idx *Index) Stats {
+	st := Stats{TotalPages: len(idx.Pages), TotalDailyLogs: ws.CountDailyLogs()}
 	for _, p := range idx.Pages {
 		if p.Page.Deprecated() {
 			st.DeprecatedPages++
@@ -147,10 +147,10 @@ func (ws *Workspace) statsFromIndex(idx *index) Stats {
 // writeState writes the state unless the file already holds these exact
 // bytes: rewriting identical bytes only costs an fsync, which dominates
 // repeated hydrate and rebuild-index runs.
-func (w *writer) writeState(st *State) error {
+func (w *Writer) writeState(st *State) error {
 	data := []byte(pyjson.Pretty(st.JSON()))
 	if current, err := fsx.ReadFile(w.ws.State); err == nil && !fsx.IsSymlink(w.ws.State) && string(current) == string(data) {
 		return nil
 	}
-	return w.write(w.ws.State, data)
+	return w.Write(w.ws.State, data)
 }

@@ -24,11 +24,11 @@ type Workspace struct {
 	ClaudeSkill, OpenCodeSkill, OpenCodeCmds string
 }
 
-// openCodeCommands are the four generated OpenCode commands, in order.
-var openCodeCommands = []string{"echoes-init.md", "echoes-start.md", "echoes-status.md", "echoes-end.md"}
+// OpenCodeCommands are the four generated OpenCode commands, in order.
+var OpenCodeCommands = []string{"echoes-init.md", "echoes-start.md", "echoes-status.md", "echoes-end.md"}
 
-// legacySkills are the recognised legacy OpenCode skill directories, in order.
-var legacySkills = []string{"echoes-append-to-daily-log", "echoes-search-vault-pages", "echoes-create-or-update-page"}
+// LegacySkills are the recognised legacy OpenCode skill directories, in order.
+var LegacySkills = []string{"echoes-append-to-daily-log", "echoes-search-vault-pages", "echoes-create-or-update-page"}
 
 // ResolveWorkspace resolves dir (empty: the current directory) to the
 // workspace (echoes-conformance §3 steps 1-2) and checks confinement of every managed path

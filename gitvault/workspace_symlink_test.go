@@ -4,30 +4,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
-
-// symlinkOrSkip creates link -> target, or skips the test where the system
-// cannot create symlinks: Windows without Developer Mode or
-// SeCreateSymbolicLinkPrivilege refuses, and Wine reports success without
-// creating anything. Elsewhere a failure is fatal.
-func symlinkOrSkip(t testing.TB, target, link string) {
-	t.Helper()
-	err := os.Symlink(target, link)
-	if err == nil {
-		if fi, lerr := os.Lstat(link); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return
-		}
-	}
-	if runtime.GOOS != "windows" {
-		t.Fatalf("symlink %s: %v", link, err)
-	}
-	t.Skipf("cannot create symlinks here (%s, %v): Windows needs Developer Mode, Wine creates none", link, err)
-}
 
 // TestWorkspaceUnderSymlinkedParent: macOS puts temporary folders under
 // /var, a symlink to /private/var, so a workspace there is reached through a
@@ -52,7 +34,7 @@ func TestWorkspaceUnderSymlinkedParent(t *testing.T) {
 			if inGit {
 				gitrepotest.New(t).Init(ws)
 			}
-			symlinkOrSkip(t, real, filepath.Join(tmp, "link"))
+			testenv.SymlinkOrSkip(t, real, filepath.Join(tmp, "link"))
 			via := filepath.Join(tmp, "link", "ws")
 			opt := Options{Workspace: via}
 			if viaCwd {
@@ -66,7 +48,7 @@ func TestWorkspaceUnderSymlinkedParent(t *testing.T) {
 			if e.WS.Root != ws || e.WS.InGit != inGit {
 				t.Fatalf("root %q (in git %v), want %q", e.WS.Root, e.WS.InGit, ws)
 			}
-			if _, err := e.Install("init"); err != nil {
+			if err := testInit(e); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := e.Upsert(racePayload("filename", "through-link.md", "content", racePage("Written through a symlinked parent.", "body"))); err != nil {

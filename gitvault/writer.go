@@ -15,7 +15,7 @@ const lockBusyMessage = "Another EchoesVault operation is still running. Retry a
 // writer performs the durable writes of one mutating command while holding
 // the shared lock. Every write re-checks lock ownership first, so a process
 // whose lock was taken over as stale stops instead of racing another writer.
-type writer struct {
+type Writer struct {
 	ws   *Workspace
 	lock *fsx.Lock
 	// lockDir is the lock's directory (.echoes-vault/) when acquiring the
@@ -24,21 +24,24 @@ type writer struct {
 	swept   map[string]bool // directories already swept of stale temps
 }
 
-// lockOptions is variable so tests can shorten the wait.
-var lockOptions = fsx.DefaultLockOptions()
+// Workspace is the workspace whose lock the writer holds.
+func (w *Writer) Workspace() *Workspace { return w.ws }
 
-func (ws *Workspace) acquire() (*writer, error) {
+// LockOptions is variable so tests can shorten the wait.
+var LockOptions = fsx.DefaultLockOptions()
+
+func (ws *Workspace) Acquire() (*Writer, error) {
 	dir := filepath.Dir(ws.Lock)
 	_, statErr := os.Lstat(dir)
 	created := errors.Is(statErr, os.ErrNotExist)
-	lock, err := fsx.AcquireLock(ws.Lock, lockOptions)
+	lock, err := fsx.AcquireLock(ws.Lock, LockOptions)
 	if err != nil {
 		if created {
 			_ = os.Remove(dir) // only if still empty
 		}
 		return nil, lockError(ws, err)
 	}
-	w := &writer{ws: ws, lock: lock, swept: map[string]bool{}}
+	w := &Writer{ws: ws, lock: lock, swept: map[string]bool{}}
 	if created {
 		w.lockDir = dir
 	}
@@ -57,7 +60,7 @@ func (ws *Workspace) acquire() (*writer, error) {
 
 // sweepDir removes the stale temporary files of dir once per command, if
 // dir is one the engine writes.
-func (w *writer) sweepDir(dir string) {
+func (w *Writer) sweepDir(dir string) {
 	if w.swept[dir] {
 		return
 	}
@@ -70,7 +73,7 @@ func (w *writer) sweepDir(dir string) {
 }
 
 // sweepAll sweeps every directory the engine writes.
-func (w *writer) sweepAll() {
+func (w *Writer) sweepAll() {
 	dirs := []string{w.ws.Vault, w.ws.Pages, w.ws.Daily, w.ws.RuntimeDir}
 	if fsx.IsDirNoFollow(w.ws.Daily) {
 		if entries, err := os.ReadDir(w.ws.Daily); err == nil {
@@ -86,20 +89,20 @@ func (w *writer) sweepAll() {
 	}
 }
 
-// release gives the lock up. A command that fails leaves nothing behind
+// Release gives the lock up. A command that fails leaves nothing behind
 // (issue 11 item 8): when taking the lock created .echoes-vault/ and the
 // command wrote nothing there (every successful command writes state.json
 // into it, echoes-conformance §14.3), the directory goes too. os.Remove removes only an
 // empty directory, so another writer's lock or file in it is never touched.
-func (w *writer) release() {
+func (w *Writer) Release() {
 	_ = w.lock.Release()
 	if w.lockDir != "" {
 		_ = os.Remove(w.lockDir)
 	}
 }
 
-// write atomically replaces path, refusing symlinked targets.
-func (w *writer) write(path string, data []byte) error {
+// Write atomically replaces path, refusing symlinked targets.
+func (w *Writer) Write(path string, data []byte) error {
 	w.sweepDir(filepath.Dir(path))
 	return w.guarded(func() error {
 		if err := refuseIrregular(path); err != nil {
@@ -116,8 +119,8 @@ func (w *writer) write(path string, data []byte) error {
 	})
 }
 
-// create writes a new file that must not exist yet (daily entries).
-func (w *writer) create(path string, data []byte) error {
+// Create writes a new file that must not exist yet (daily entries).
+func (w *Writer) Create(path string, data []byte) error {
 	w.sweepDir(filepath.Dir(path))
 	return w.guarded(func() error {
 		if err := fsx.CreateFileExclusive(path, data); err != nil {
@@ -130,7 +133,7 @@ func (w *writer) create(path string, data []byte) error {
 // guarded runs one durable write under fsx.Lock.Guard: ownership is
 // re-checked first (echoes-conformance §6 Quirk), and a release by a signal
 // handler (ReleaseLocks) waits for it and stops the writes after it.
-func (w *writer) guarded(fn func() error) error {
+func (w *Writer) guarded(fn func() error) error {
 	err := w.lock.Guard(fn)
 	if _, ok := err.(*Error); err != nil && !ok {
 		return Wrapf(err, lockBusyMessage) // only Verify's errors are not *Error
@@ -145,7 +148,7 @@ func (w *writer) guarded(fn func() error) error {
 // (echoes-conformance §6 Release). The engine itself never exits.
 func ReleaseLocks() error { return fsx.ReleaseHeld() }
 
-func (w *writer) mkdirs(dirs ...string) error {
+func (w *Writer) Mkdirs(dirs ...string) error {
 	for _, d := range dirs {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return Wrapf(err, "Cannot create directory %s: %s", d, OSDetail(err))
@@ -154,25 +157,25 @@ func (w *writer) mkdirs(dirs ...string) error {
 	return nil
 }
 
-// dirSource is the work-tree page source.
-type dirSource struct{ dir string }
+// DirSource is the work-tree page source.
+type DirSource struct{ Dir string }
 
-func (d dirSource) PageNames() ([]string, error) {
-	names, err := listPageNames(d.dir)
+func (d DirSource) PageNames() ([]string, error) {
+	names, err := listPageNames(d.Dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	return names, err
 }
 
-func (d dirSource) ReadPage(name string) ([]byte, error) {
-	return fsx.ReadFile(filepath.Join(d.dir, name))
+func (d DirSource) ReadPage(name string) ([]byte, error) {
+	return fsx.ReadFile(filepath.Join(d.Dir, name))
 }
 
 // openDir returns a reader that resolves the pages directory once; the
 // per-file path walk is a measurable share of scanning large vaults.
-func (d dirSource) openDir() (pageReader, func(), error) {
-	dir, err := fsx.OpenDir(d.dir)
+func (d DirSource) openDir() (pageReader, func(), error) {
+	dir, err := fsx.OpenDir(d.Dir)
 	if err != nil {
 		return nil, nil, err
 	}

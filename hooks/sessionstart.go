@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/health"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
@@ -111,7 +112,7 @@ func statusCard(root string) string {
 			done <- UnavailableCard
 			return
 		}
-		done <- strings.TrimSpace(eng.Inspect().Card())
+		done <- strings.TrimSpace(health.Inspect(eng).Card())
 	}()
 	select {
 	case card := <-done:

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/health"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
@@ -100,7 +101,7 @@ func vaultTools(cfg *Config) []*tool {
 func (v *vaultServer) eng() *gitvault.Engine { return v.cfg.Engine }
 
 func (v *vaultServer) status(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
-	in := v.eng().Inspect()
+	in := health.Inspect(v.eng())
 	if argString(args, "format", "json") == "card" {
 		return textResult(truncateLines(in.Card(), v.cfg.MaxOutput)), nil
 	}

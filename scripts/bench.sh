@@ -9,7 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-$(mktemp -d)}
 mkdir -p "$work/bin"
-go build -o "$work/bin/git-echoes" ./cmd/git-echoes
+# As released (.goreleaser.yaml): a cgo build is dynamically linked, and the
+# dynamic loader and cgo's threads alone cost more than a Go hello-world.
+CGO_ENABLED=0 go build -trimpath -o "$work/bin/git-echoes" ./cmd/git-echoes
 go build -o "$work/bin/vaultgen" ./cmd/vaultgen
 ge="$work/bin/git-echoes"
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
@@ -50,6 +52,16 @@ if command -v farm-bench >/dev/null; then
     git init -q "$sg"; (cd "$sg" && "$ge" init >/dev/null && git add -A)
   fi
   (cd "$sg" && farm-bench -n 21 --vs "$hello/hello" -- "$ge" check --staged)
+  # GE_BASELINE=/path/to/an/older/git-echoes pairs append and check --staged
+  # with it (issue 19: "<= the first wave's binary, same run"); build it
+  # from its commit with the same flags, e.g.
+  #   git archive d0294a6 | tar -x -C /tmp/wave1 &&
+  #   (cd /tmp/wave1 && CGO_ENABLED=0 go build -trimpath -o /tmp/ge-wave1 ./cmd/git-echoes)
+  if [ -n "${GE_BASELINE:-}" ]; then
+    printf '{"entry": "- bench"}\n' >"$work/append.json"
+    farm-bench -n 21 --vs "$GE_BASELINE --workspace $big append --payload $work/append.json" -- "$ge" --workspace "$big" append --payload "$work/append.json"
+    (cd "$sg" && farm-bench -n 21 --vs "$GE_BASELINE check --staged" -- "$ge" check --staged)
+  fi
 else
   label="git echoes --version"; best "$ge" --version
   label="Go hello-world (yardstick)"; best "$hello/hello"

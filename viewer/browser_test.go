@@ -530,3 +530,78 @@ func TestBrowserHistoryReview(t *testing.T) {
 	}
 	p.stop(t)
 }
+
+// TestBrowserPagesAndFreshness (issues 19 and 18): in a real Chromium,
+// the pages index of a vault of several screens is paged by its links
+// (next, a number, previous) and by a filter, keeping its order and
+// count; a page citing code that changed shows its freshness badge and
+// drift commits, and its review link opens the review view of the range
+// since the page's anchor.
+func TestBrowserPagesAndFreshness(t *testing.T) {
+	path := chromiumPath(t)
+	buildGitEchoes(t)
+	f, anchor, head := freshnessFixture(t)
+	addBulkPages(t, f, 230)
+	p := startServe(t, f)
+	ctx, bl := newBrowser(t, path)
+	shots := screenshotDir(t)
+	run(t, ctx, "open the printed URL", chromedp.Navigate(p.url))
+	for _, v := range []browserView{
+		{"pages-screen-1", "/pages", []string{"236 of 236 pages.", "Showing 1–100, screen 1 of 3", "Freshness", "fresh", "uncited"}, "nav.pager a[rel=next]"},
+		{"page-freshness", "/page/token-code", []string{"Freshness", "missing", "src/auth.go:4-6", "drifted", "rotate keys",
+			"Ada Lovelace <ada@example.com>", "Review the changes since the anchor"}, "#freshness table.drift"},
+	} {
+		t.Run(v.name, func(t *testing.T) { checkView(t, ctx, bl, p, shots, v) })
+	}
+	shown := func() string {
+		t.Helper()
+		run(t, ctx, "wait", chromedp.WaitVisible(chromedp.CSS("#count")))
+		return run(t, ctx, "count", chromedp.Text(chromedp.CSS("#count")))
+	}
+	firstRow := func() string {
+		t.Helper()
+		return run(t, ctx, "first row", chromedp.Text(chromedp.CSS("table.list tbody tr td a")))
+	}
+	run(t, ctx, "navigate", chromedp.Navigate(p.base+"/pages"))
+	top := firstRow()
+	run(t, ctx, "click next", chromedp.Click(chromedp.CSS("nav.pager a[rel=next]")))
+	waitLocation(t, ctx, p.base+"/pages?page=2")
+	if c := shown(); !strings.Contains(c, "Showing 101–200, screen 2 of 3") {
+		t.Errorf("screen 2 says %q", c)
+	}
+	second := firstRow()
+	run(t, ctx, "click screen 3", chromedp.Click(chromedp.CSS("nav.pager a[href='/pages?page=3']")))
+	waitLocation(t, ctx, p.base+"/pages?page=3")
+	if c := shown(); !strings.Contains(c, "Showing 201–236, screen 3 of 3") {
+		t.Errorf("screen 3 says %q", c)
+	}
+	run(t, ctx, "click previous", chromedp.Click(chromedp.CSS("nav.pager a[rel=prev]")))
+	waitLocation(t, ctx, p.base+"/pages?page=2")
+	if got := firstRow(); got != second || got == top {
+		t.Errorf("screen 2 starts with %q, then %q (screen 1 with %q): the order is not stable", second, got, top)
+	}
+	run(t, ctx, "choose a status", chromedp.SetValue(chromedp.CSS("select[name=status]"), "deprecated"))
+	run(t, ctx, "submit the filter", chromedp.Click(chromedp.CSS(".filters button")))
+	waitLocation(t, ctx, p.base+"/pages?type=&stack=&status=deprecated")
+	if c := shown(); !strings.Contains(c, "77 of 236 pages. Showing 1–77") {
+		t.Errorf("the filtered index says %q", c)
+	}
+
+	run(t, ctx, "navigate", chromedp.Navigate(p.base+"/page/token-code"))
+	run(t, ctx, "click the review link", chromedp.Click(chromedp.CSS("#review-since")))
+	waitLocation(t, ctx, p.base+"/review?from="+anchor+"&to="+head)
+	run(t, ctx, "wait", chromedp.WaitVisible(chromedp.CSS("input[name=from]")))
+	if text := run(t, ctx, "text", chromedp.Text(chromedp.CSS("#main"))); !strings.Contains(text, "change(s) from") {
+		t.Errorf("the review of the range since the anchor shows %q", text)
+	}
+	problems, requests, _ := bl.take()
+	for _, pr := range problems {
+		t.Errorf("browser reported: %s", pr)
+	}
+	for _, r := range requests {
+		if !strings.HasPrefix(r, p.base+"/") {
+			t.Errorf("request outside the viewer: %s", r)
+		}
+	}
+	p.stop(t)
+}

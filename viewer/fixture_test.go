@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
@@ -113,7 +114,7 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.Install("init"); err != nil {
+	if _, err := setup.Install(eng, "init"); err != nil {
 		t.Fatal(err)
 	}
 	f := &fixture{root: root, home: g.Home, eng: eng, mem: map[string]string{}, environ: g.Environ()}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
@@ -370,17 +369,20 @@ func renderImage(w util.BufWriter, src []byte, node ast.Node, entering bool) (as
 }
 
 // markdown is the one goldmark instance: GFM tables, strikethrough and task
-// lists, no raw HTML (goldmark's default: html.WithUnsafe is not set). Built
-// on first use, so only serve pays for it (issue 19).
+// lists (markdown_gfm.go, not goldmark/extension, whose package init every
+// process paid), no raw HTML (goldmark's default: html.WithUnsafe is not
+// set). Built on first use, so only serve pays for it (issue 19).
 var markdown = sync.OnceValue(func() goldmark.Markdown {
 	return goldmark.New(
-		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
-		goldmark.WithParserOptions(
+		goldmark.WithParserOptions(append(gfmParserOptions(),
 			parser.WithInlineParsers(util.Prioritized(wikilinkParser{}, 100)),
 			parser.WithASTTransformers(util.Prioritized(linkTransformer{}, 100)),
-		),
+		)...),
 		goldmark.WithRendererOptions(
-			renderer.WithNodeRenderers(util.Prioritized(safeRenderer{}, 100)),
+			renderer.WithNodeRenderers(
+				util.Prioritized(safeRenderer{}, 100),
+				util.Prioritized(gfmRenderer{}, 500),
+			),
 		),
 	)
 })

@@ -12,120 +12,37 @@ import (
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
 	"github.com/git-echoes/git-echoes/internal/fsx"
-	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
-// pageSet is every page of the work tree with its resolved wikilinks, read
-// for one request (the viewer keeps no cache: what it shows is what is on
-// disk now).
+// pageSet is every page of the work tree with the pages it links to, as
+// the catalog has them for one request: the graph's input.
 type pageSet struct {
-	pages  []gitvault.BrowsePage
-	bySlug map[string]int
-	byFold map[string]int
-	out    [][]string       // per page: distinct existing pages it links to, in order
-	broken [][]string       // per page: distinct missing link targets
-	back   map[string][]int // slug → indexes of the pages linking to it
+	pages []gitvault.BrowsePage // without bodies
+	out   [][]string            // per page: distinct existing pages it links to, in order
 }
 
+// loadPages is the catalog's pages, revalidated for this request (no body
+// is read unless the page changed).
 func (s *Server) loadPages() (*pageSet, error) {
-	pages, err := s.cfg.Engine.BrowsePages()
-	if err != nil {
-		return nil, err
-	}
-	return newPageSet(pages, func(*gitvault.BrowsePage) bool { return true }), nil
-}
-
-// loadPageIndex is loadPages with the links of deprecated pages only (their
-// replacements): what the pages index shows. Backlinks are not complete.
-func (s *Server) loadPageIndex() (*pageSet, error) {
-	pages, err := s.cfg.Engine.BrowsePages()
-	if err != nil {
-		return nil, err
-	}
-	return newPageSet(pages, (*gitvault.BrowsePage).Deprecated), nil
-}
-
-// loadPageNames is loadPages without reading the pages: enough to resolve
-// links (no bodies, no backlinks).
-func (s *Server) loadPageNames() (*pageSet, error) {
-	// Not PageNames: that one gates on the marker (the MCP resources), and
-	// the viewer shows a vault whose marker is missing as /pages does.
-	names, err := s.cfg.Engine.BrowsePageNames()
-	if err != nil {
-		return nil, err
-	}
-	pages := make([]gitvault.BrowsePage, len(names))
-	for i, n := range names {
-		pages[i] = gitvault.BrowsePage{Name: n, Slug: gitvault.PageSlug(n)}
-	}
-	return newPageSet(pages, func(*gitvault.BrowsePage) bool { return false }), nil
-}
-
-// newPageSet indexes pages and resolves the links of the pages linksOf
-// selects.
-func newPageSet(pages []gitvault.BrowsePage, linksOf func(*gitvault.BrowsePage) bool) *pageSet {
-	ps := &pageSet{pages: pages, bySlug: make(map[string]int, len(pages)), byFold: make(map[string]int, len(pages)),
-		out: make([][]string, len(pages)), broken: make([][]string, len(pages)), back: map[string][]int{}}
-	for i, p := range pages {
-		ps.bySlug[p.Slug] = i
-		if _, dup := ps.byFold[pytext.Casefold(p.Slug)]; !dup {
-			ps.byFold[pytext.Casefold(p.Slug)] = i
+	var ps *pageSet
+	err := s.pages.with(func(c *catalog) error {
+		ps = &pageSet{pages: make([]gitvault.BrowsePage, len(c.entries)), out: make([][]string, len(c.entries))}
+		for i := range c.entries {
+			ps.pages[i], ps.out[i] = c.entries[i].P, c.entries[i].out
 		}
-	}
-	for i := range pages {
-		p := &pages[i]
-		if !linksOf(p) {
-			continue
-		}
-		seen := map[string]bool{}
-		for _, l := range ExtractWikilinks(p.Body) {
-			if l.Embed || seen[l.Target] {
-				continue
-			}
-			seen[l.Target] = true
-			if slug, ok := ps.page(l.Target); ok {
-				if slug != p.Slug {
-					ps.out[i] = append(ps.out[i], slug)
-					ps.back[slug] = append(ps.back[slug], i)
-				}
-			} else {
-				ps.broken[i] = append(ps.broken[i], l.Target)
-			}
-		}
-	}
-	return ps
+		return nil
+	})
+	return ps, err
 }
 
-// page resolves a page reference: the NFC slug, with or without ".md",
-// exactly, else case-insensitively (names are unique up to case,
-// protocol §7.1).
-func (ps *pageSet) page(ref string) (string, bool) {
-	ref = pytext.NFC(strings.TrimSpace(ref))
-	if strings.HasSuffix(strings.ToLower(ref), ".md") {
-		ref = ref[:len(ref)-3]
-	}
-	if i, ok := ps.bySlug[ref]; ok {
-		return ps.pages[i].Slug, true
-	}
-	if i, ok := ps.byFold[pytext.Casefold(ref)]; ok {
-		return ps.pages[i].Slug, true
-	}
-	return "", false
-}
-
-// replacement is the page a deprecated page points to: the first existing
-// page it links to (protocol §7.5: a deprecated page links to its
-// replacement when one exists).
-func (ps *pageSet) replacement(i int) string {
-	if !ps.pages[i].Deprecated() || len(ps.out[i]) == 0 {
-		return ""
-	}
-	return ps.out[i][0]
+// pageResolver resolves a [[page]] reference to a slug.
+type pageResolver interface {
+	page(ref string) (string, bool)
 }
 
 // resolver is the linkResolver of one render.
 type resolver struct {
-	ps *pageSet
+	ps pageResolver
 	s  *Server
 }
 

@@ -53,6 +53,9 @@ type Config struct {
 	History History
 	// Review, when set, adds the review view (git echoes diff).
 	Review Reviewer
+	// Freshness, when set, adds the freshness badges of pages and
+	// memories (git echoes stale, issue 18).
+	Freshness Freshness
 }
 
 // Server is the viewer's http.Handler.
@@ -62,6 +65,7 @@ type Server struct {
 	cookie string
 	hosts  map[string]bool
 	tmpl   map[string]*template.Template
+	pages  *catalog // the pages directory, revalidated per request
 }
 
 // minTokenLen is the shortest token New accepts (NewToken makes 64 hex
@@ -82,7 +86,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Search == nil {
 		cfg.Search = &LiteralSearch{Engine: cfg.Engine, Roots: cfg.Roots, Scopes: memoryScopes(cfg.UserScope)}
 	}
-	s := &Server{cfg: cfg, hosts: map[string]bool{}}
+	s := &Server{cfg: cfg, hosts: map[string]bool{}, pages: newCatalog(cfg.Engine)}
 	for _, h := range cfg.Hosts {
 		s.hosts[strings.ToLower(h)] = true
 	}

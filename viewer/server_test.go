@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-echoes/git-echoes/gitvault/health"
 	"github.com/git-echoes/git-echoes/internal/fsx"
 )
 
@@ -370,7 +371,7 @@ func TestOverview(t *testing.T) {
 	if code != http.StatusOK {
 		t.Fatalf("status %d", code)
 	}
-	in := f.eng.Inspect()
+	in := health.Inspect(f.eng)
 	mustContain(t, body, "EchoesVault · ", `id="count-pages">4<`, `id="count-memories">3<`, "Health findings", "Suggested Git commands")
 	// The health findings and suggested commands of the engine are shown.
 	for _, fd := range in.Health.Findings() {

@@ -23,17 +23,12 @@ var views = []string{"overview", "pages", "page", "daily", "memories", "memory",
 var funcs = template.FuncMap{
 	"pageHref":   pageHref,
 	"memoryHref": func(id string) string { return "/memory/" + url.PathEscape(id) },
-	"query": func(kv ...string) string {
-		v := url.Values{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			if kv[i+1] != "" {
-				v.Set(kv[i], kv[i+1])
-			}
+	"query":      queryString,
+	"badgeAt": func(b []*badge, i int) *badge {
+		if i < len(b) {
+			return b[i]
 		}
-		if len(v) == 0 {
-			return ""
-		}
-		return "?" + v.Encode()
+		return nil
 	},
 	"join": strings.Join,
 	"date": func(t time.Time) string {
@@ -74,4 +69,18 @@ func parseTemplates() (map[string]*template.Template, error) {
 		out[v] = t
 	}
 	return out, nil
+}
+
+// queryString is "?k=v&..." of the pairs whose value is not empty, or "".
+func queryString(kv ...string) string {
+	v := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			v.Set(kv[i], kv[i+1])
+		}
+	}
+	if len(v) == 0 {
+		return ""
+	}
+	return "?" + v.Encode()
 }

@@ -9,10 +9,13 @@ import (
 	"net/url"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/health"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
@@ -81,12 +84,36 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, msg st
 
 // ---- overview ----
 
+// maxFindingItems bounds the items the overview lists per health finding,
+// and maxCommandBytes the suggested Git command it prints whole: on a
+// large vault one finding can name every page (issue 19: a screen, not the
+// whole vault). git echoes inspect --format json has them all.
+const (
+	maxFindingItems = 20
+	maxCommandBytes = 2000
+)
+
+// findingView is one health finding as the overview lists it.
+type findingView struct {
+	Label string
+	Items []string // at most maxFindingItems
+	Total int
+	More  int
+}
+
+// commandView is one suggested command: whole, or summarized when long.
+type commandView struct {
+	Text  string
+	Long  bool // Text is a summary: the command is too long to print
+	Bytes int
+}
+
 type overviewData struct {
 	Badge     string
 	Card      template.HTML
-	In        *gitvault.Inspection
-	Findings  []gitvault.HealthFinding
-	Commands  []string
+	In        *health.Inspection
+	Findings  []findingView
+	Commands  []commandView
 	Memories  int
 	MemDiag   memory.Diagnostics
 	MemErr    string
@@ -94,15 +121,27 @@ type overviewData struct {
 }
 
 func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
-	in := s.cfg.Engine.Inspect()
+	in := health.Inspect(s.cfg.Engine)
 	card, err := renderMarkdown(in.Card(), nil)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err.Error())
 		return
 	}
 	ms := s.loadMemories()
-	d := overviewData{Card: template.HTML(card), In: in, Findings: in.Health.Findings(), Commands: in.Health.Git.SuggestedCommands,
+	d := overviewData{Card: template.HTML(card), In: in,
 		Memories: len(ms.entries), MemDiag: ms.diag, MemScopes: strings.Join(memoryScopes(s.cfg.UserScope), ", ")}
+	for _, f := range in.Health.Findings() {
+		n := min(len(f.Items), maxFindingItems)
+		d.Findings = append(d.Findings, findingView{Label: f.Label, Items: f.Items[:n], Total: len(f.Items), More: len(f.Items) - n})
+	}
+	for _, c := range in.Health.Git.SuggestedCommands {
+		if len(c) <= maxCommandBytes {
+			d.Commands = append(d.Commands, commandView{Text: c, Bytes: len(c)})
+			continue
+		}
+		verb, _, _ := strings.Cut(c, " -- ")
+		d.Commands = append(d.Commands, commandView{Text: verb + " -- …", Long: true, Bytes: len(c)})
+	}
 	if ms.err != nil {
 		d.MemErr = ms.err.Error()
 	}
@@ -111,46 +150,143 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 
 // ---- pages ----
 
+// pageSize is how many rows one screen of the pages index shows (issue
+// 19: a screen, never the whole vault).
+const pageSize = 100
+
 type pageRow struct {
 	P           *gitvault.BrowsePage
 	Replacement string
+	Fresh       *badge // nil: no freshness (no Git history, or not computed)
+}
+
+// pageLink is one entry of a pager: a numbered screen, or a gap.
+type pageLink struct {
+	N       int
+	Href    string
+	Current bool
+	Gap     bool
 }
 
 type pagesData struct {
 	Rows                  []pageRow
-	Total                 int
+	Total                 int // pages in the vault
+	Matched               int // pages the filters keep
+	From, To              int // the rows shown, 1-based (0 0: none)
+	Page, Pages           int // this screen and the number of screens
+	Pager                 []pageLink
+	Prev, Next            string // hrefs, "" at the ends
 	Types, Stacks, Status []string
 	Type, Stack, StatusF  string
+	FreshNote             string // why there are no freshness badges
 }
 
 func (s *Server) pagesIndex(w http.ResponseWriter, r *http.Request) {
-	ps, err := s.loadPageIndex()
+	q := r.URL.Query()
+	d := pagesData{Type: q.Get("type"), Stack: q.Get("stack"), StatusF: q.Get("status")}
+	want, ok := screenNumber(q.Get("page"))
+	if !ok {
+		s.fail(w, r, http.StatusBadRequest, "Not a page number: "+q.Get("page")+" (the screens are numbered from 1)")
+		return
+	}
+	status := pytext.Casefold(d.StatusF)
+	err := s.pages.with(func(c *catalog) error {
+		d.Total = len(c.entries)
+		types, stacks, statuses := map[string]int{}, map[string]int{}, map[string]int{}
+		keep := func(p *gitvault.BrowsePage) bool {
+			return !(d.Type != "" && p.Type != d.Type || d.StatusF != "" && p.Status != status ||
+				d.Stack != "" && !contains(p.Stack, d.Stack))
+		}
+		for i := range c.entries {
+			p := &c.entries[i].P
+			if p.Type != "" {
+				types[p.Type]++
+			}
+			if p.Status != "" {
+				statuses[p.Status]++
+			}
+			for _, st := range p.Stack {
+				stacks[st]++
+			}
+			if keep(p) {
+				d.Matched++
+			}
+		}
+		d.Types, d.Stacks, d.Status = sortedKeys(types), sortedKeys(stacks), sortedKeys(statuses)
+		d.Pages = max(1, (d.Matched+pageSize-1)/pageSize)
+		d.Page = min(want, d.Pages)
+		first := (d.Page - 1) * pageSize
+		n := 0
+		for i := range c.entries {
+			e := &c.entries[i]
+			if !keep(&e.P) {
+				continue
+			}
+			if n >= first && n < first+pageSize {
+				p := e.P
+				d.Rows = append(d.Rows, pageRow{P: &p, Replacement: e.replacement()})
+			}
+			n++
+		}
+		return nil
+	})
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, gitvault.ErrorMessage(err))
 		return
 	}
-	q := r.URL.Query()
-	d := pagesData{Total: len(ps.pages), Type: q.Get("type"), Stack: q.Get("stack"), StatusF: q.Get("status")}
-	types, stacks, statuses := map[string]int{}, map[string]int{}, map[string]int{}
-	for i := range ps.pages {
-		p := &ps.pages[i]
-		if p.Type != "" {
-			types[p.Type]++
+	if len(d.Rows) > 0 {
+		d.From = (d.Page-1)*pageSize + 1
+		d.To = d.From + len(d.Rows) - 1
+	}
+	href := func(n int) string {
+		page := ""
+		if n > 1 {
+			page = strconv.Itoa(n)
 		}
-		if p.Status != "" {
-			statuses[p.Status]++
-		}
-		for _, st := range p.Stack {
-			stacks[st]++
-		}
-		if d.Type != "" && p.Type != d.Type || d.StatusF != "" && p.Status != pytext.Casefold(d.StatusF) ||
-			d.Stack != "" && !contains(p.Stack, d.Stack) {
+		return "/pages" + queryString("type", d.Type, "stack", d.Stack, "status", d.StatusF, "page", page)
+	}
+	d.Pager = pager(d.Page, d.Pages, href)
+	if d.Page > 1 {
+		d.Prev = href(d.Page - 1)
+	}
+	if d.Page < d.Pages {
+		d.Next = href(d.Page + 1)
+	}
+	d.FreshNote = s.pageBadges(r, d.Rows)
+	s.render(w, r, http.StatusOK, "pages", "Pages", d)
+}
+
+// screenNumber reads the page= parameter: "" is the first screen.
+func screenNumber(v string) (int, bool) {
+	if v == "" {
+		return 1, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return 0, false
+	}
+	return n, true
+}
+
+// pager lists the screens to link: the first, the last, and two either
+// side of the current one, with gaps between.
+func pager(cur, total int, href func(int) string) []pageLink {
+	if total <= 1 {
+		return nil
+	}
+	var out []pageLink
+	last := 0
+	for n := 1; n <= total; n++ {
+		if n != 1 && n != total && (n < cur-2 || n > cur+2) {
 			continue
 		}
-		d.Rows = append(d.Rows, pageRow{P: p, Replacement: ps.replacement(i)})
+		if last != 0 && n > last+1 {
+			out = append(out, pageLink{Gap: true})
+		}
+		out = append(out, pageLink{N: n, Href: href(n), Current: n == cur})
+		last = n
 	}
-	d.Types, d.Stacks, d.Status = sortedKeys(types), sortedKeys(stacks), sortedKeys(statuses)
-	s.render(w, r, http.StatusOK, "pages", "Pages", d)
+	return out
 }
 
 func contains(list []string, s string) bool {
@@ -172,43 +308,79 @@ type pageData struct {
 	HasHistory  bool
 	History     *PageLog
 	HistoryErr  string
+	Fresh       *pageFreshness // nil: no freshness section
 }
 
 func (s *Server) pageView(w http.ResponseWriter, r *http.Request) {
-	ps, err := s.loadPages()
-	if err != nil {
+	ref := r.PathValue("slug")
+	var d pageData
+	var redirect string
+	found := false
+	err := s.pages.with(func(c *catalog) error {
+		slug, ok := c.page(ref)
+		if !ok || strings.ContainsAny(ref, `/\`) {
+			return nil
+		}
+		found = true
+		if slug != ref {
+			redirect = slug
+			return nil
+		}
+		i := c.bySlug[slug]
+		p := readPage(c, c.names[i])
+		links := make([]string, 0, 8)
+		seen := map[string]bool{}
+		for _, l := range ExtractWikilinks(p.Body) {
+			if !l.Embed && !seen[l.Target] {
+				seen[l.Target] = true
+				links = append(links, l.Target)
+			}
+		}
+		d = pageData{P: &p, Backlinks: c.backlinks(slug)}
+		d.Links, d.Broken = c.resolveLinks(slug, links)
+		if p.Deprecated() && len(d.Links) > 0 {
+			d.Replacement = d.Links[0]
+		}
+		body, err := renderMarkdown(p.Body, resolver{ps: c, s: s})
+		if err != nil {
+			return err
+		}
+		d.HTML = template.HTML(body)
+		return nil
+	})
+	switch {
+	case err != nil:
 		s.fail(w, r, http.StatusInternalServerError, gitvault.ErrorMessage(err))
 		return
-	}
-	slug, ok := ps.page(r.PathValue("slug"))
-	if !ok || strings.ContainsAny(r.PathValue("slug"), `/\`) {
-		s.fail(w, r, http.StatusNotFound, "No such page: "+r.PathValue("slug"))
+	case !found:
+		s.fail(w, r, http.StatusNotFound, "No such page: "+ref)
 		return
-	}
-	if slug != r.PathValue("slug") {
-		http.Redirect(w, r, pageHref(slug), http.StatusSeeOther)
+	case redirect != "":
+		http.Redirect(w, r, pageHref(redirect), http.StatusSeeOther)
 		return
-	}
-	i := ps.bySlug[slug]
-	p := &ps.pages[i]
-	body, err := renderMarkdown(p.Body, resolver{ps: ps, s: s})
-	if err != nil {
-		s.fail(w, r, http.StatusInternalServerError, err.Error())
-		return
-	}
-	d := pageData{P: p, HTML: template.HTML(body), Links: ps.out[i], Broken: ps.broken[i], Replacement: ps.replacement(i)}
-	for _, j := range ps.back[slug] {
-		d.Backlinks = append(d.Backlinks, ps.pages[j].Slug)
 	}
 	if s.cfg.History != nil {
 		d.HasHistory = true
-		if d.History, err = s.cfg.History.PageHistory(r.Context(), p.Name); errors.Is(err, ErrNoHistory) {
+		if d.History, err = s.cfg.History.PageHistory(r.Context(), d.P.Name); errors.Is(err, ErrNoHistory) {
 			d.HasHistory, d.History = false, nil
 		} else if err != nil {
 			d.HistoryErr, d.History = err.Error(), nil
 		}
 	}
-	s.render(w, r, http.StatusOK, "page", slug, d)
+	d.Fresh = s.pageFreshness(r, d.P)
+	s.render(w, r, http.StatusOK, "page", d.P.Slug, d)
+}
+
+// readPage reads one listed page whole (body and frontmatter), as
+// BrowsePages reads it.
+func readPage(c *catalog, name string) gitvault.BrowsePage {
+	d, err := fsx.OpenDir(c.eng.WS.Pages)
+	if err != nil {
+		return gitvault.ParseBrowsePage(name, nil, err)
+	}
+	defer d.Close()
+	data, err := d.ReadFileBuf(name, nil)
+	return gitvault.ParseBrowsePage(name, data, err)
 }
 
 // ---- assets ----
@@ -267,11 +439,6 @@ const dailyDays = 14
 
 func (s *Server) daily(w http.ResponseWriter, r *http.Request) {
 	entries := s.cfg.Engine.ReadDailyEntries()
-	ps, err := s.loadPageNames()
-	if err != nil {
-		s.fail(w, r, http.StatusInternalServerError, gitvault.ErrorMessage(err))
-		return
-	}
 	d := dailyData{Day: r.URL.Query().Get("day"), Counts: map[string]int{}, Total: len(entries)}
 	for i := range entries {
 		day := entries[i].Day
@@ -288,23 +455,35 @@ func (s *Server) daily(w http.ResponseWriter, r *http.Request) {
 			show[day] = true
 		}
 	}
-	res := resolver{ps: ps, s: s}
-	for i := range entries {
-		e := &entries[i]
-		if !show[e.Day] {
-			continue
+	var renderErr error
+	err := s.pages.withNames(func(c *catalog) error {
+		res := resolver{ps: c, s: s}
+		for i := range entries {
+			e := &entries[i]
+			if !show[e.Day] {
+				continue
+			}
+			html, err := renderMarkdown(e.Text, res)
+			if err != nil {
+				renderErr = err
+				return nil
+			}
+			if len(d.Days) == 0 || d.Days[len(d.Days)-1].Day != e.Day {
+				d.Days = append(d.Days, dailyDay{Day: e.Day})
+			}
+			last := &d.Days[len(d.Days)-1]
+			last.Entries = append(last.Entries, dailyEntry{E: e, Time: stampTime(e.Stamp), HTML: template.HTML(html)})
+			d.Shown++
 		}
-		html, err := renderMarkdown(e.Text, res)
-		if err != nil {
-			s.fail(w, r, http.StatusInternalServerError, err.Error())
-			return
-		}
-		if len(d.Days) == 0 || d.Days[len(d.Days)-1].Day != e.Day {
-			d.Days = append(d.Days, dailyDay{Day: e.Day})
-		}
-		last := &d.Days[len(d.Days)-1]
-		last.Entries = append(last.Entries, dailyEntry{E: e, Time: stampTime(e.Stamp), HTML: template.HTML(html)})
-		d.Shown++
+		return nil
+	})
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, gitvault.ErrorMessage(err))
+		return
+	}
+	if renderErr != nil {
+		s.fail(w, r, http.StatusInternalServerError, renderErr.Error())
+		return
 	}
 	s.render(w, r, http.StatusOK, "daily", "Daily", d)
 }
@@ -328,6 +507,8 @@ type memoriesData struct {
 	Diag                      memory.Diagnostics
 	Err                       string
 	UserScope                 bool
+	Fresh                     []*badge // per entry, nil when none
+	FreshNote                 string
 }
 
 func (s *Server) memories(w http.ResponseWriter, r *http.Request) {
@@ -362,6 +543,7 @@ func (s *Server) memories(w http.ResponseWriter, r *http.Request) {
 		d.Entries = append(d.Entries, e)
 	}
 	d.Harnesses, d.Tags = sortedKeys(harnesses), sortedKeys(tags)
+	d.Fresh, d.FreshNote = s.memoryBadges(r, d.Entries)
 	s.render(w, r, http.StatusOK, "memories", "Memories", d)
 }
 
@@ -377,6 +559,7 @@ type memoryData struct {
 	Links     []memLink
 	Backlinks []memory.Entry
 	Diag      memory.Diagnostics
+	Fresh     *badge
 }
 
 func (s *Server) memoryView(w http.ResponseWriter, r *http.Request) {
@@ -403,6 +586,9 @@ func (s *Server) memoryView(w http.ResponseWriter, r *http.Request) {
 		d.Backlinks = append(d.Backlinks, ms.entries[j])
 	}
 	sort.SliceStable(d.Backlinks, func(a, b int) bool { return d.Backlinks[a].Memory.ID < d.Backlinks[b].Memory.ID })
+	if b, _ := s.memoryBadges(r, []memory.Entry{d.E}); len(b) == 1 {
+		d.Fresh = b[0]
+	}
 	s.render(w, r, http.StatusOK, "memory", d.E.Memory.Title, d)
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/wikilink"
 )
 
 // maxWikilink bounds the bytes between the brackets of one [[wikilink]];
@@ -58,26 +60,26 @@ func ParseWikilink(b []byte) (w Wikilink, n int, ok bool) {
 }
 
 // ExtractWikilinks returns every wikilink of text in order (embeds
-// included), as the backlink and graph views count them. It scans the raw
-// text, so a link written inside a code span counts too.
+// included), as the backlink and graph views count them. The links are
+// the gate's (internal/wikilink.Scan, the wikilink-missing rule): a
+// [[link]] inside a code span or a fenced code block, or after an escaped
+// bracket, is not a link, so a backlink the viewer shows is a link the
+// gate checks (issue 17).
 func ExtractWikilinks(text string) []Wikilink {
-	var out []Wikilink
-	b := []byte(text)
-	for i := 0; i < len(b); {
-		j := bytes.Index(b[i:], []byte("[["))
-		if j < 0 {
-			break
+	links := wikilink.Scan(text)
+	if len(links) == 0 {
+		return nil
+	}
+	out := make([]Wikilink, 0, len(links))
+	for _, l := range links {
+		ref, label, hasLabel := strings.Cut(l.Text, "|")
+		ref = strings.TrimSuffix(ref, "\\") // [[page\|alias]] in a table: an escaped pipe
+		_, anchor, _ := strings.Cut(ref, "#")
+		w := Wikilink{Target: l.Target, Anchor: strings.TrimSpace(anchor), Label: strings.TrimSpace(ref), Embed: l.Embed}
+		if lb := strings.TrimSpace(label); hasLabel && lb != "" {
+			w.Label = lb
 		}
-		at := i + j
-		if at > i && b[at-1] == '!' {
-			at--
-		}
-		if w, n, ok := ParseWikilink(b[at:]); ok {
-			out = append(out, w)
-			i = at + n
-			continue
-		}
-		i += j + 1
+		out = append(out, w)
 	}
 	return out
 }

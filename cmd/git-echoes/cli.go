@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"github.com/git-echoes/git-echoes/internal/buildinfo"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -344,7 +345,7 @@ const revFlagUsage = "read the vault of this commit from the object store: write
 
 func init() {
 	install := func(op string) runtimeCommand {
-		return runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) { return jsonOut(inv.eng.Install(op)) }}
+		return runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) { return jsonOut(setup.Install(inv.eng, op)) }}
 	}
 	runtimeCommands["init"] = install("init")
 	runtimeCommands["migrate"] = install("migrate")
@@ -353,7 +354,7 @@ func init() {
 		return pyjson.Pretty(inv.eng.Protocol()), nil
 	}}
 	runtimeCommands["configure-agents"] = runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) {
-		return jsonOut(inv.eng.ConfigureAgents())
+		return jsonOut(setup.ConfigureAgents(inv.eng))
 	}}
 	runtimeCommands["hydrate"] = runtimeCommand{flags: noFlags, run: func(inv *invocation) (string, error) {
 		out, err := jsonOut(inv.eng.Hydrate())

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/pflag"
 
-	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/health"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
@@ -19,13 +19,13 @@ func init() {
 			if err := checkFormat(format); err != nil {
 				return "", err
 			}
-			return renderInspection(inv.eng.Inspect(), format), nil
+			return renderInspection(health.Inspect(inv.eng), format), nil
 		}}
 	runtimeCommands["inspect"] = cmd
 	runtimeCommands["status"] = cmd
 }
 
-func renderInspection(in *gitvault.Inspection, format string) string {
+func renderInspection(in *health.Inspection, format string) string {
 	if format == "card" {
 		return in.Card()
 	}

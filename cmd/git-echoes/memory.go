@@ -3,14 +3,10 @@ package main
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-
 	"github.com/git-echoes/git-echoes/gitvault/memory"
-	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/jsjson"
 )
 
@@ -364,9 +360,8 @@ func memoryDoctor(roots *memory.Roots, a *memoryArgs) (string, int, error) {
 // writing; --rev refuses them rather than ignore them.
 var memoryRevWriteOpts = []string{"--title", "--body-file", "--source-harness", "--from", "--target", "--tag", "--link"}
 
-// memoryRevRoots returns roots whose project and team scopes are those of
-// .ecc/memory/ in the commit rev (issue 9: as-of reads), read from the
-// object store through gitrepo. It writes nothing.
+// memoryRevRoots refuses the options --rev cannot mean, then returns the
+// roots of .ecc/memory/ in the commit rev (memory.RevRoots).
 func memoryRevRoots(roots *memory.Roots, a *memoryArgs, rev string) (*memory.Roots, error) {
 	bad := func(msg string) error { return &memory.Error{Code: memory.CodeInvalid, Message: msg} }
 	if a.command != "search" && a.command != "read" {
@@ -392,38 +387,5 @@ func memoryRevRoots(roots *memory.Roots, a *memoryArgs, rev string) (*memory.Roo
 	if os.Getenv("ECC_MEMORY_PROJECT_ROOT") != "" {
 		return nil, bad("ECC_MEMORY_PROJECT_ROOT names a directory on disk; --rev reads .ecc/memory/ of the commit. Unset it to use --rev.")
 	}
-	dir, err := filepath.EvalSymlinks(roots.ProjectRoot)
-	if err != nil {
-		return nil, bad("Not inside a Git work tree: " + roots.ProjectRoot)
-	}
-	top, ok, err := gitrepo.Discover(dir)
-	if err != nil || !ok {
-		return nil, bad("Not inside a Git work tree: " + roots.ProjectRoot)
-	}
-	repo, err := gitrepo.Open(top)
-	if err != nil {
-		return nil, bad("Cannot read the Git repository: " + err.Error())
-	}
-	h, err := repo.ResolveCommit(rev)
-	if err != nil {
-		return nil, bad("Unknown revision: " + rev)
-	}
-	c, err := repo.CommitInfo(h)
-	if err != nil {
-		return nil, bad("Cannot read revision " + rev + ": " + err.Error())
-	}
-	entries, err := repo.TreeFilesAt(c.Tree, ".ecc/memory")
-	if err != nil {
-		return nil, bad("Cannot read revision " + rev + ": " + err.Error())
-	}
-	var files []memory.SnapshotFile
-	for _, e := range entries {
-		rel, ok := strings.CutPrefix(e.Path, ".ecc/memory/")
-		if !ok {
-			return nil, &memory.Error{Code: memory.CodeUnsafePath, Message: "Refusing to access memory through symlink root: .ecc/memory at revision " + rev}
-		}
-		files = append(files, memory.SnapshotFile{Path: rel, Regular: e.Mode == filemode.Regular || e.Mode == filemode.Executable || e.Mode == filemode.Deprecated,
-			Symlink: e.Mode == filemode.Symlink, Read: e.Read})
-	}
-	return memory.SnapshotRoots(roots, "revision "+rev, files), nil
+	return memory.RevRoots(roots, rev)
 }

@@ -43,6 +43,10 @@ diff: by default the merge base with the upstream against HEAD, else
 HEAD~1 against HEAD). Search is ranked (git echoes find: pages, daily
 entries, memories) or literal (git echoes search, memory search); the
 ranked index is held in memory, never the one under .git/echoes/find.
+Pages and memories carry the freshness badge of git echoes stale
+(fresh, drifted, moved, missing, uncited); a page lists the commits that
+changed what it cites and links the review of the range since its
+anchor. The pages index shows screens of 100 rows (page=N).
 
   --workspace PATH   project directory (default: the current directory)
   --port N           port to listen on (default: a free port)
@@ -108,6 +112,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if eng.WS.InGit {
 		cfg.Review = &viewer.DiffReview{Engine: eng}
+		cfg.Freshness = &viewer.GitFreshness{Engine: eng, Roots: roots} // git echoes stale's verdicts, in memory
 	}
 	srv, err := viewer.New(cfg)
 	if err != nil {

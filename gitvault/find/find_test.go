@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/health"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/testenv"
 )
@@ -272,7 +273,7 @@ func TestIndexLocationNeverInTheTree(t *testing.T) {
 	if after := git("status", "--porcelain", "--ignored", "--untracked-files=all"); after != before {
 		t.Errorf("find changed the work tree status:\n%s\n---\n%s", before, after)
 	}
-	in := pyjson.Pretty(eng.Inspect().JSON())
+	in := pyjson.Pretty(health.Inspect(eng).JSON())
 	if strings.Contains(in, "echoes/find") || strings.Contains(in, ".db") {
 		t.Errorf("inspect lists the index:\n%s", in)
 	}
@@ -283,7 +284,7 @@ func TestIndexLocationNeverInTheTree(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(eng2.WS.RuntimeDir, "cache", "find")); err != nil {
 		t.Fatalf("index not under .echoes-vault/cache/find: %v", err)
 	}
-	in = pyjson.Pretty(eng2.Inspect().JSON())
+	in = pyjson.Pretty(health.Inspect(eng2).JSON())
 	if strings.Contains(in, "cache") {
 		t.Errorf("inspect lists the index:\n%s", in)
 	}

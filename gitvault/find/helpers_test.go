@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
@@ -37,7 +38,7 @@ func newVault(tb testing.TB, inGit bool) *gitvault.Engine {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := eng.Install("init"); err != nil {
+	if _, err := setup.Install(eng, "init"); err != nil {
 		tb.Fatal(err)
 	}
 	return eng

@@ -385,9 +385,11 @@ func tagField(tags []string) string {
 	return " " + strings.Join(tags, " ") + " "
 }
 
+// Compiled on first use, not in package init, which every git-echoes
+// process runs (issue 19 part 0).
 var (
-	headingRe = regexp.MustCompile(`(?m)^#{1,6}[ \t]+(.+?)[ \t#]*$`)
-	linkRe    = regexp.MustCompile(`\[\[([^\]\|#\n]+)`)
+	headingRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^#{1,6}[ \t]+(.+?)[ \t#]*$`) })
+	linkRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\[([^\]\|#\n]+)`) })
 )
 
 // splitFrontmatter returns the body after a leading --- block and the
@@ -422,11 +424,11 @@ func pageDoc(f fileState, text string) doc {
 	body, _ := splitFrontmatter(text)
 	d.ftsBody = body
 	d.title = strings.TrimSuffix(f.rel, filepath.Ext(f.rel))
-	if m := headingRe.FindStringSubmatch(body); m != nil {
+	if m := headingRe().FindStringSubmatch(body); m != nil {
 		d.title = m[1]
 	}
 	if info.Deprecated {
-		for _, m := range linkRe.FindAllStringSubmatch(body, -1) {
+		for _, m := range linkRe().FindAllStringSubmatch(body, -1) {
 			d.links = append(d.links, pytext.Casefold(strings.TrimSuffix(pytext.Strip(m[1]), ".md")))
 		}
 	}

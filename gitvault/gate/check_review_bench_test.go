@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ func BenchmarkCheck10kLinkedPages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := e.Install("init"); err != nil {
+	if _, err := setup.Install(e, "init"); err != nil {
 		b.Fatal(err)
 	}
 	const pages = 10_000

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -23,7 +24,7 @@ func checkRepo(t *testing.T) (*gitrepotest.Sandbox, *gitvault.Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Install("init"); err != nil {
+	if _, err := setup.Install(e, "init"); err != nil {
 		t.Fatal(err)
 	}
 	testenv.WriteFile(t, filepath.Join(dir, "EchoesVault/pages/good.md"), goodPage)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/testenv"
 )
@@ -18,7 +19,7 @@ func TestCheckPathSeparators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Install("init"); err != nil {
+	if _, err := setup.Install(e, "init"); err != nil {
 		t.Fatal(err)
 	}
 	root := e.WS.Root

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 )
 
 // benchGraph is a memory.jsonl of n entities, each related to the next.
@@ -72,7 +73,7 @@ func newWorkspaceB(b *testing.B) (string, *gitvault.Engine) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := eng.Install("init"); err != nil {
+	if _, err := setup.Install(eng, "init"); err != nil {
 		b.Fatal(err)
 	}
 	return eng.WS.Root, eng

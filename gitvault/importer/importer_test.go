@@ -13,6 +13,7 @@ import (
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/find"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 )
 
 // newWorkspace initializes a vault in a fresh directory outside Git.
@@ -23,7 +24,7 @@ func newWorkspace(t *testing.T) (string, *gitvault.Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.Install("init"); err != nil {
+	if _, err := setup.Install(eng, "init"); err != nil {
 		t.Fatal(err)
 	}
 	return eng.WS.Root, eng

@@ -17,12 +17,12 @@ type ListResult struct {
 	Diagnostics Diagnostics
 }
 
-// List returns the valid memories of the scopes (ecc-conformance §11: the
-// same bounded scan as search, doctor and read), filtered by target harness,
-// sorted by id. It is read-only, like every other reader of this package; a
-// viewer uses it to browse the vault and derive links and backlinks.
+// List is Scan (ecc-conformance §11: the same bounded scan as search,
+// doctor and read) filtered by target harness and sorted by id. It is
+// read-only, like every other reader of this package; a viewer uses it to
+// browse the vault and derive links and backlinks.
 func List(r *Roots, opts ListOptions) (*ListResult, error) {
-	scopes, err := ValidateScopes(opts.Scopes)
+	scopes, err := ValidateScopes(opts.Scopes) // before the harness, as Read does
 	if err != nil {
 		return nil, err
 	}
@@ -32,16 +32,16 @@ func List(r *Roots, opts ListOptions) (*ListResult, error) {
 			return nil, err
 		}
 	}
-	sr, err := scan(r, scopes)
+	entries, diag, err := Scan(r, scopes)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Entry, 0, len(sr.Entries))
-	for _, e := range sr.Entries {
+	out := make([]Entry, 0, len(entries))
+	for _, e := range entries {
 		if targets(e.Memory, harness) {
 			out = append(out, e)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return localeCompare(out[i].Memory.ID, out[j].Memory.ID) < 0 })
-	return &ListResult{Entries: out, Diagnostics: sr.Diagnostics}, nil
+	return &ListResult{Entries: out, Diagnostics: diag}, nil
 }

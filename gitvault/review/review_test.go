@@ -3,6 +3,7 @@ package review
 import (
 	"fmt"
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"os"
 	"path/filepath"
 	"sort"
@@ -33,7 +34,7 @@ func newReviewRepo(t *testing.T, seed uint64) *reviewRepo {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Install("init"); err != nil {
+	if _, err := setup.Install(e, "init"); err != nil {
 		t.Fatal(err)
 	}
 	rr := &reviewRepo{t: t, sb: sb, dir: dir, e: e, r: gitrepotest.NewRand(seed)}

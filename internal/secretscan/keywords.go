@@ -72,6 +72,20 @@ func newKeywordSet(keywords []string) *keywordSet {
 	return k
 }
 
+// hits appends to hits every keyword occurrence in lower, in text order
+// (by end offset).
+func (k *keywordSet) hits(lower string, hits []hit) []hit {
+	s := int32(0)
+	n := int32(k.nclass)
+	for i := 0; i < len(lower); i++ {
+		s = k.next[s*n+int32(k.class[lower[i]])]
+		for _, idx := range k.out[s] {
+			hits = append(hits, hit{word: idx, end: i + 1})
+		}
+	}
+	return hits
+}
+
 // match marks in found (indexed like keywords) every keyword that lower
 // holds, and reports whether any did.
 func (k *keywordSet) match(lower string, found []bool) bool {

@@ -3,6 +3,7 @@ package secretscan
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -22,6 +23,7 @@ type Scanner struct {
 	global   []*allowlist
 	keywords *keywordSet
 	byWord   [][]int // keyword index -> rules that hold it
+	words    [][]int // rule index -> its keyword indexes
 	always   []int   // rules without keywords
 }
 
@@ -36,7 +38,7 @@ var (
 // them).
 func Default() (*Scanner, error) {
 	defaultOnce.Do(func() {
-		p, err := parseConfig(defaultConfig, "gitleaks default configuration "+GitleaksVersion, false)
+		p, err := buildConfig(defaultTables, "gitleaks default configuration "+GitleaksVersion, false)
 		if err != nil {
 			defaultErr = err
 			return
@@ -47,7 +49,7 @@ func Default() (*Scanner, error) {
 }
 
 func newScanner(rules []*rule, global []*allowlist) *Scanner {
-	s := &Scanner{rules: rules, global: global}
+	s := &Scanner{rules: rules, global: global, words: make([][]int, len(rules))}
 	index := map[string]int{}
 	var words []string
 	for ri, r := range rules {
@@ -64,6 +66,7 @@ func newScanner(rules []*rule, global []*allowlist) *Scanner {
 				s.byWord = append(s.byWord, nil)
 			}
 			s.byWord[i] = append(s.byWord[i], ri)
+			s.words[ri] = append(s.words[ri], i)
 		}
 	}
 	s.keywords = newKeywordSet(words)
@@ -112,7 +115,7 @@ func (s *Scanner) WithTeamConfig(data string) (*Scanner, error) {
 		}
 	}
 	out := &Scanner{rules: rules, global: append(append([]*allowlist(nil), s.global...), p.global...),
-		keywords: s.keywords, byWord: s.byWord, always: s.always}
+		keywords: s.keywords, byWord: s.byWord, words: s.words, always: s.always}
 	return out, nil
 }
 
@@ -132,23 +135,15 @@ func (s *Scanner) Scan(path, commit, text string) ([]Finding, error) {
 	if pathOrCommitAllowed(s.global, path, commit) {
 		return nil, nil
 	}
-	var lower string
-	if isASCII(text) {
-		lower = asciiLower(text)
-	} else {
-		lower = strings.ToLower(text)
-	}
-	found := make([]bool, len(s.keywords.keywords))
+	sc := s.prepare(text)
 	run := make([]bool, len(s.rules))
 	for _, ri := range s.always {
 		run[ri] = true
 	}
-	if s.keywords.match(lower, found) {
-		for wi, ok := range found {
-			if ok {
-				for _, ri := range s.byWord[wi] {
-					run[ri] = true
-				}
+	for wi, ok := range sc.found {
+		if ok {
+			for _, ri := range s.byWord[wi] {
+				run[ri] = true
 			}
 		}
 	}
@@ -175,7 +170,7 @@ func (s *Scanner) Scan(path, commit, text string) ([]Finding, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range re.FindAllStringIndex(text, -1) {
+		for _, m := range s.matches(ri, re, text, sc) {
 			match := strings.Trim(text[m[0]:m[1]], "\n")
 			if match == "" {
 				continue
@@ -219,6 +214,53 @@ func (s *Scanner) Scan(path, commit, text string) ([]Finding, error) {
 		}
 	}
 	return dedupe(cands), nil
+}
+
+// scanText is what a scan computes once per text.
+type scanText struct {
+	found   []bool // keyword index -> in strings.ToLower(text): its rules run
+	lower   string // text with ASCII letters lowercased, offsets the same
+	hits    []hit  // keyword occurrences in lower
+	windows bool   // rules with a plan may run on windows (window.go)
+}
+
+func (s *Scanner) prepare(text string) *scanText {
+	// Which rules run is gitleaks' choice: a keyword in
+	// strings.ToLower(text). Where they run is ours (window.go): the hits
+	// on the text lowercased byte for byte, which for ASCII is the same.
+	sc := &scanText{found: make([]bool, len(s.keywords.keywords)), lower: asciiLower(text), windows: true}
+	if isASCII(text) {
+		sc.hits = s.keywords.hits(sc.lower, nil)
+		for _, h := range sc.hits {
+			sc.found[h.word] = true
+		}
+		return sc
+	}
+	s.keywords.match(strings.ToLower(text), sc.found)
+	if sc.windows = !noWindows(text); sc.windows {
+		sc.hits = s.keywords.hits(sc.lower, nil)
+	}
+	return sc
+}
+
+// matches is re.FindAllStringIndex(text, -1), computed over the rule's
+// line windows when it has a plan (window.go).
+func (s *Scanner) matches(ri int, re *regexp.Regexp, text string, sc *scanText) [][]int {
+	p := s.rules[ri].windowPlan()
+	if p == nil || !sc.windows {
+		return re.FindAllStringIndex(text, -1)
+	}
+	var out [][]int
+	for _, w := range windowsFor(text, sc.lower, sc.hits, s.words[ri], s.keywords.keywords, p) {
+		wre := re
+		if w.to < len(text) && p.noEnd != nil {
+			wre = p.noEnd
+		}
+		for _, m := range wre.FindAllStringIndex(text[w.from:w.to], -1) {
+			out = append(out, []int{m[0] + w.from, m[1] + w.from})
+		}
+	}
+	return out
 }
 
 // dedupe drops a generic rule's finding when a specific rule found a
@@ -268,14 +310,14 @@ func pathOrCommitAllowed(als []*allowlist, path, commit string) bool {
 		commitOK := a.commitAllowed(commit)
 		pathOK := a.pathAllowed(path)
 		if a.and {
-			if len(a.regexes) > 0 || len(a.stopwords) > 0 {
+			if len(a.regexExprs) > 0 || len(a.stopwords) > 0 {
 				continue
 			}
 			ok := true
 			if len(a.commits) > 0 && !commitOK {
 				ok = false
 			}
-			if len(a.paths) > 0 && !pathOK {
+			if len(a.pathExprs) > 0 && !pathOK {
 				ok = false
 			}
 			if ok {
@@ -312,10 +354,10 @@ func findingAllowed(als []*allowlist, path, commit, secret, match, line string) 
 		if len(a.commits) > 0 && !a.commitAllowed(commit) {
 			ok = false
 		}
-		if len(a.paths) > 0 && !a.pathAllowed(path) {
+		if len(a.pathExprs) > 0 && !a.pathAllowed(path) {
 			ok = false
 		}
-		if len(a.regexes) > 0 && !regexOK {
+		if len(a.regexExprs) > 0 && !regexOK {
 			ok = false
 		}
 		if len(a.stopwords) > 0 && !stopOK {
@@ -336,7 +378,17 @@ func (a *allowlist) pathAllowed(p string) bool {
 	if p == "" {
 		return false
 	}
-	for _, re := range a.paths {
+	var lower string
+	a.compiled()
+	for i, re := range a.paths {
+		if lits := a.pathLits[i]; lits != nil {
+			if lower == "" {
+				lower = strings.ToLower(p)
+			}
+			if !containsAny(lower, lits) {
+				continue // no match can be in a path without one of them
+			}
+		}
 		if re.MatchString(p) {
 			return true
 		}
@@ -348,7 +400,7 @@ func (a *allowlist) regexAllowed(s string) bool {
 	if s == "" {
 		return false
 	}
-	for _, re := range a.regexes {
+	for _, re := range a.compiled().regexes {
 		if re.MatchString(s) {
 			return true
 		}

@@ -43,8 +43,22 @@ func gitleaksFindings(t *testing.T, d *detect.Detector, path, text string) []str
 	for _, f := range d.Detect(detect.Fragment{Raw: text, FilePath: path}) {
 		out = append(out, fmt.Sprintf("%d:%s", f.StartLine+1, f.RuleID))
 	}
+	return comparable(text, out)
+}
+
+// comparable is a list of findings "line:rule" made comparable: sorted,
+// one per rule and line (gitleaks reports each secret, we report rule and
+// line: two secrets of one rule on a line are one finding), and, for a
+// text with a lone "\r", without lines (we number lines with universal
+// newlines, as the gate does; gitleaks counts "\n" only).
+func comparable(text string, out []string) []string {
+	if strings.Contains(strings.ReplaceAll(text, "\r\n", ""), "\r") {
+		for i, f := range out {
+			out[i] = f[strings.IndexByte(f, ':')+1:]
+		}
+	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
 
 func ourFindings(t *testing.T, s *Scanner, path, text string) []string {
@@ -57,14 +71,13 @@ func ourFindings(t *testing.T, s *Scanner, path, text string) []string {
 	for _, f := range got {
 		out = append(out, fmt.Sprintf("%d:%s", f.Line, f.RuleID))
 	}
-	slices.Sort(out)
-	return out
+	return comparable(text, out)
 }
 
 // TestSameFindingsAsGitleaks: on every corpus text, every near miss, and
-// the texts of gitleaks' own rule tests shipped in its testdata, our
-// scanner reports exactly the rules and lines gitleaks' detector reports
-// (gitleaks run without decoding, which we do not do).
+// the adversarial texts of the line windows (window_test.go), our scanner
+// reports exactly the rules and lines gitleaks' detector reports (gitleaks
+// run without decoding, which we do not do).
 func TestSameFindingsAsGitleaks(t *testing.T) {
 	d, err := detect.NewDetectorDefaultConfig()
 	if err != nil {
@@ -76,6 +89,7 @@ func TestSameFindingsAsGitleaks(t *testing.T) {
 		texts = append(texts, c.Text, "x\n"+c.Text+"\ny", `key = "`+c.Secret+`"`)
 	}
 	texts = append(texts, secrettest.NearMisses()...)
+	texts = append(texts, adversarialTexts(t)...)
 	for _, text := range texts {
 		for _, p := range []string{"EchoesVault/pages/p.md", "EchoesVault/assets/x.png"} {
 			want := gitleaksFindings(t, d, p, text)
@@ -85,4 +99,29 @@ func TestSameFindingsAsGitleaks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzSameAsGitleaks: on any text, our findings are gitleaks' (the
+// referee), in a page and in a YAML file (whose rules differ).
+func FuzzSameAsGitleaks(f *testing.F) {
+	for _, c := range secrettest.Cases() {
+		f.Add(c.Text)
+	}
+	for _, n := range secrettest.NearMisses() {
+		f.Add(n)
+	}
+	d, err := detect.NewDetectorDefaultConfig()
+	if err != nil {
+		f.Fatal(err)
+	}
+	s := mustDefault(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, p := range []string{"EchoesVault/pages/p.md", "EchoesVault/raw/k8s.yaml"} {
+			want := gitleaksFindings(t, d, p, text)
+			got := ourFindings(t, s, p, text)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s %q:\n got %v\nwant %v", p, text, got, want)
+			}
+		}
+	})
 }

@@ -12,7 +12,10 @@
 package testenv
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -203,4 +206,34 @@ func ReturnsWithin[T any](tb testing.TB, what string, f func() T) T {
 		tb.Fatalf("%s still blocked after %s", what, HangBound)
 		panic("unreachable")
 	}
+}
+
+// TreeState hashes every file and records every path, mode and mtime below
+// root, so a test can prove that nothing changed.
+func TreeState(t testing.TB, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		desc := fi.Mode().String() + " " + fi.ModTime().String()
+		if fi.Mode().IsRegular() {
+			data, err := os.ReadFile(p)
+			if err == nil {
+				sum := sha256.Sum256(data)
+				desc += " " + hex.EncodeToString(sum[:])
+			}
+		}
+		out[p] = desc
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
