@@ -188,7 +188,7 @@ fi
 # Memory freshness (issue 18): 1,000 pages citing 3,000 paths over a
 # 10,000-commit history (each commit changes one line of one cited file;
 # every 50th also edits a page), next to one git log --name-only over the
-# same history. stale has no cache yet: every run is a cold run.
+# same history, cold (no verdict cache) and warm.
 fresh="$work/fresh10k"
 if [ ! -f "$fresh/.git/objects/info/commit-graph" ]; then
   echo "generating 10,000 commits citing 3,000 files from 1,000 pages in $fresh"
@@ -212,8 +212,20 @@ if [ ! -f "$fresh/.git/objects/info/commit-graph" ]; then
   git -C "$fresh" commit-graph write --reachable
 fi
 echo "== stale: 1,000 pages, 3,000 cited paths, 10,000 commits"
-label="git log --format=%H --name-only (baseline)"; best git -C "$fresh" log --format=%H --name-only main
-label="git echoes stale --rev main (cold)"; best "$ge" stale --workspace "$fresh" --rev main --format json
+# cold: the verdict cache removed before each run; warm: answered from it.
+cold="rm -f '$fresh/.git/echoes/stale/verdicts'; exec '$ge' stale --workspace '$fresh' --rev main --format json"
+if command -v farm-bench >/dev/null; then
+  farm-bench -n 5 --timeout 600 --vs "git -C $fresh log --format=%H --name-only main" -- sh -c "$cold"
+  "$ge" stale --workspace "$fresh" --rev main --format json >/dev/null
+  farm-bench -n 11 --vs "git -C $fresh log --format=%H --name-only main" -- "$ge" stale --workspace "$fresh" --rev main --format json
+  farm-bench -n 11 --vs "git -C $fresh log --format=%H --name-only main" -- "$ge" stale --workspace "$fresh" --rev main --format text
+else
+  label="git log --format=%H --name-only (baseline)"; best git -C "$fresh" log --format=%H --name-only main
+  label="git echoes stale --rev main (cold)"; best sh -c "$cold"
+  "$ge" stale --workspace "$fresh" --rev main --format json >/dev/null
+  label="git echoes stale --rev main (warm, json)"; best "$ge" stale --workspace "$fresh" --rev main --format json
+  label="git echoes stale --rev main (warm, text)"; best "$ge" stale --workspace "$fresh" --rev main --format text
+fi
 
 # The merge driver on three versions of large, repetitive Markdown (issue 11
 # item 12), next to `git merge-file` on the same bytes. Both write into a

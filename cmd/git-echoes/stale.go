@@ -59,7 +59,7 @@ Options:
   --workspace PATH   workspace directory (default: current directory)
 
 Reads the object store and the pages and takes no lock; the only file it
-writes is its verdict cache, .git/echoes/stale/verdicts.json (never part of
+writes is its verdict cache, .git/echoes/stale/verdicts (never part of
 a tree; deleting it loses nothing), keyed by the target commit and each
 page's path and text.
 

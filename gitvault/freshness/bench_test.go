@@ -147,7 +147,7 @@ func BenchmarkGitLogNameOnly(b *testing.B) {
 }
 
 // BenchmarkStaleWarm: the same run answered from the verdict cache
-// (reading the pages at the target, keying them, reading verdicts.json).
+// (reading the pages at the target, keying them, reading verdicts).
 func BenchmarkStaleWarm(b *testing.B) {
 	dir := citingHistory(b)
 	repo, err := gitrepo.Open(dir)

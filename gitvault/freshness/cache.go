@@ -3,7 +3,6 @@ package freshness
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"path/filepath"
@@ -13,7 +12,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 )
 
-// The verdict cache: one file, verdicts.json, in the local cache
+// The verdict cache: one file, verdicts (cachecodec.go), in the local cache
 // directory (.git/echoes/stale: never part of a tree, shared by linked
 // worktrees). A report is keyed by everything it depends on: the target
 // commit (a commit id fixes its whole history), the shallow boundary (a
@@ -23,7 +22,7 @@ import (
 // another target replaces it, so it stays bounded. It is never
 // authoritative: a file that does not parse is ignored and rewritten.
 
-const cacheVersion = 1
+const cacheVersion = 2
 
 type cacheFile struct {
 	Version int               `json:"version"`
@@ -58,10 +57,10 @@ func CheckCached(repo *gitrepo.Repo, target string, docs []Doc, dir string) (rep
 	for _, id := range ids {
 		shallow += id + " "
 	}
-	path := filepath.Join(dir, "verdicts.json")
+	path := filepath.Join(dir, "verdicts")
 	var cf cacheFile
 	if data, rerr := fsx.ReadFile(path); rerr == nil {
-		if json.Unmarshal(data, &cf) != nil || cf.Version != cacheVersion || cf.Target != target {
+		if cf, rerr = decodeCache(data); rerr != nil || cf.Target != target {
 			cf = cacheFile{}
 		}
 	} else if !errors.Is(rerr, fs.ErrNotExist) {
@@ -94,11 +93,7 @@ func CheckCached(repo *gitrepo.Repo, target string, docs []Doc, dir string) (rep
 		reps[missAt[j]] = r
 		cf.Reports[keys[missAt[j]]] = r
 	}
-	data, err := json.Marshal(cf)
-	if err != nil {
-		return reps, err, nil
-	}
-	return reps, fsx.WriteFileAtomic(path, data), nil
+	return reps, fsx.WriteFileAtomic(path, encodeCache(&cf)), nil
 }
 
 func sortStrings(s []string) {

@@ -216,9 +216,16 @@ func (k *checker) anchors(docs []Doc) ([]Anchor, error) {
 // to the old name instead), a merge whose entry differs from every
 // parent's, a root or shallow commit that has it.
 func (k *checker) pageAnchors(cur map[int]string, out []Anchor) error {
+	// The pending pages by directory: most commits change no page
+	// directory, and one comparison per directory says so.
+	byDir := map[string]map[int]bool{}
+	for i, p := range cur {
+		addPending(byDir, path.Dir(p), i)
+	}
 	var q commitQueue
 	seen := map[string]bool{k.target.Hash: true}
 	q.push(k.target)
+	var moved []int
 	for q.Len() > 0 && len(cur) > 0 {
 		c := q.pop()
 		ptrees := make([]string, len(c.Parents))
@@ -233,66 +240,90 @@ func (k *checker) pageAnchors(cur map[int]string, out []Anchor) error {
 				q.push(pc)
 			}
 		}
-		// A directory unchanged against a parent holds no page that this
-		// commit changed (against that parent): one comparison covers all
-		// the pages in it, which is every page for most commits.
-		dirSame := map[string]bool{}
-		for i, p := range cur {
+		moved = moved[:0]
+		for dir, pages := range byDir {
+			// A directory unchanged against a parent holds no page that
+			// this commit changed (against that parent). A directory that
+			// changed is diffed once against each parent, and its pages
+			// are looked up in those diffs.
+			var sets []map[string]bool
 			if len(ptrees) > 0 {
-				dir := path.Dir(p)
-				same, ok := dirSame[dir]
-				if !ok {
-					for _, pt := range ptrees {
+				for _, pt := range ptrees {
+					same := pt == c.Tree
+					if dir != "." {
 						var err error
 						if same, err = k.tr.SameEntry(pt, c.Tree, dir); err != nil {
 							return err
 						}
-						if same {
-							break
-						}
 					}
-					dirSame[dir] = same
-				}
-				if same {
-					continue
-				}
-			}
-			changed := true
-			if len(ptrees) == 0 {
-				_, has, err := k.tr.Entry(c.Tree, p)
-				if err != nil {
-					return err
-				}
-				if !has {
-					continue
-				}
-			} else {
-				for _, pt := range ptrees {
-					same, err := k.tr.SameEntry(pt, c.Tree, p)
+					if same {
+						sets = nil
+						break
+					}
+					set, err := k.changedBelow(pt, c.Tree, dir)
 					if err != nil {
 						return err
 					}
-					if same {
-						changed = false
-						break
-					}
+					sets = append(sets, set)
 				}
-			}
-			if !changed {
-				continue
-			}
-			if len(ptrees) == 1 {
-				src, err := k.exactRenameSource(ptrees[0], c.Tree, p)
-				if err != nil {
-					return err
-				}
-				if src != "" {
-					cur[i] = src
+				if sets == nil {
 					continue
 				}
 			}
-			out[i] = Anchor{Commit: c.Hash, Date: c.CommitDate, Shallow: k.shallow[c.Hash], path: p}
-			delete(cur, i)
+			for i := range pages {
+				p := cur[i]
+				if len(ptrees) == 0 {
+					_, has, err := k.tr.Entry(c.Tree, p)
+					if err != nil {
+						return err
+					}
+					if !has {
+						continue
+					}
+				} else {
+					changed := true
+					for _, set := range sets {
+						if !set[p] {
+							changed = false // the same as this parent's
+							break
+						}
+					}
+					if !changed {
+						continue
+					}
+				}
+				if len(ptrees) == 1 {
+					src, err := k.exactRenameSource(ptrees[0], c.Tree, p)
+					if err != nil {
+						return err
+					}
+					if src != "" {
+						cur[i] = src
+						moved = append(moved, i)
+						continue
+					}
+				}
+				out[i] = Anchor{Commit: c.Hash, Date: c.CommitDate, Shallow: k.shallow[c.Hash], path: p}
+				delete(cur, i)
+				delete(pages, i)
+			}
+			if len(pages) == 0 {
+				delete(byDir, dir)
+			}
+		}
+		// Pages renamed here are looked for under their old names from
+		// the parent on.
+		for _, i := range moved {
+			for dir, pages := range byDir {
+				if pages[i] {
+					delete(pages, i)
+					if len(pages) == 0 {
+						delete(byDir, dir)
+					}
+					break
+				}
+			}
+			addPending(byDir, path.Dir(cur[i]), i)
 		}
 	}
 	// A page the walk never found changing is not in the target's history
@@ -301,6 +332,35 @@ func (k *checker) pageAnchors(cur map[int]string, out []Anchor) error {
 		out[i] = Anchor{Commit: k.target.Hash, Date: k.target.CommitDate}
 	}
 	return nil
+}
+
+func addPending(byDir map[string]map[int]bool, dir string, i int) {
+	if byDir[dir] == nil {
+		byDir[dir] = map[int]bool{}
+	}
+	byDir[dir][i] = true
+}
+
+// changedBelow lists the paths below dir ("." for the root) that differ
+// between two trees, with every directory between them and dir.
+func (k *checker) changedBelow(a, b, dir string) (map[string]bool, error) {
+	prefix := dir
+	if dir == "." {
+		prefix = ""
+	}
+	removed, added, err := k.tr.Changed(a, b, prefix)
+	if err != nil {
+		return nil, err
+	}
+	set := map[string]bool{}
+	for _, list := range [][]gitrepo.Entry{removed, added} {
+		for _, e := range list {
+			for q := e.Path; q != dir && q != "." && q != "" && !set[q]; q = parentDir(q) {
+				set[q] = true
+			}
+		}
+	}
+	return set, nil
 }
 
 // exactRenameSource returns the path in the parent tree that p was renamed

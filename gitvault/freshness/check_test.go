@@ -252,9 +252,16 @@ func TestCheckCached(t *testing.T) {
 		}
 	}
 	// The cache is used: a doctored entry is what comes back ...
-	path := filepath.Join(dir, "verdicts.json")
-	data := r.readAbs(path)
-	os.WriteFile(path, []byte(strings.Replace(data, `"Verdict":"fresh"`, `"Verdict":"missing"`, 1)), 0o644)
+	path := filepath.Join(dir, "verdicts")
+	cf, err := decodeCache([]byte(r.readAbs(path)))
+	if err != nil || len(cf.Reports) != 1 {
+		t.Fatalf("cache file: %v, %d reports", err, len(cf.Reports))
+	}
+	for k, rep := range cf.Reports {
+		rep.Verdict = Missing
+		cf.Reports[k] = rep
+	}
+	os.WriteFile(path, encodeCache(&cf), 0o644)
 	got, _, _ := CheckCached(r.open(), head, docs, dir)
 	if got[0].Verdict != Missing {
 		t.Fatalf("cache not read: %+v", got[0])
@@ -264,7 +271,7 @@ func TestCheckCached(t *testing.T) {
 	if got, _, _ = CheckCached(r.open(), head, docs, dir); got[0].Verdict != Fresh {
 		t.Fatalf("new text: %+v", got[0])
 	}
-	os.WriteFile(path, []byte("{not json"), 0o644)
+	os.WriteFile(path, []byte("{not a cache file"), 0o644)
 	docs[0].Text = r.read(pg)
 	if got, werr, err := CheckCached(r.open(), head, docs, dir); err != nil || werr != nil || render(got) != render(want) {
 		t.Fatalf("damaged cache: %v %v %s", err, werr, render(got))

@@ -2,6 +2,7 @@ package freshness
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -22,25 +23,36 @@ const (
 // the regular .md files directly under EchoesVault/pages/, with their
 // text.
 func TreePages(repo *gitrepo.Repo, target string) ([]Doc, error) {
-	c, err := repo.CommitInfo(target)
+	// One TreeReader (the pack reader of history walks) for the tree and
+	// every page: go-git's blob reader opened the pack anew for each of
+	// them, most of a warm stale run.
+	tr := repo.NewTreeReader()
+	defer tr.Close()
+	c, err := tr.CommitHeader(target)
 	if err != nil {
 		return nil, err
 	}
-	files, err := repo.TreeFilesAt(c.Tree, PagesDir)
+	dir, ok, err := tr.Entry(c.Tree, PagesDir)
+	if err != nil || !ok || dir.Mode != filemode.Dir {
+		return nil, err
+	}
+	items, err := tr.Items(dir.Hash)
 	if err != nil {
 		return nil, err
 	}
+	// In path order, as the repository-wide listing gave them (a tree
+	// sorts a directory as name+"/", which no page is).
+	sort.Slice(items, func(i, j int) bool { return items[i].Name < items[j].Name })
 	var out []Doc
-	for _, f := range files {
-		rest := strings.TrimPrefix(f.Path, PagesDir+"/")
-		if strings.Contains(rest, "/") || !strings.HasSuffix(rest, ".md") || f.Mode != filemode.Regular && f.Mode != filemode.Executable {
+	for _, it := range items {
+		if !strings.HasSuffix(it.Name, ".md") || it.Mode != filemode.Regular && it.Mode != filemode.Executable {
 			continue
 		}
-		data, err := f.Read()
+		data, err := tr.ReadBlob(it.Hash)
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", f.Path, err)
+			return nil, fmt.Errorf("read %s: %w", PagesDir+"/"+it.Name, err)
 		}
-		out = append(out, Doc{Path: f.Path, Text: string(data)})
+		out = append(out, Doc{Path: PagesDir + "/" + it.Name, Text: string(data)})
 	}
 	return out, nil
 }

@@ -1,8 +1,8 @@
 package freshness
 
 import (
-	"path"
 	"sort"
+	"strings"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 )
@@ -27,7 +27,7 @@ func (k *checker) changedPaths(a, b string) (map[string]bool, error) {
 	set := map[string]bool{}
 	for _, list := range [][]gitrepo.Entry{removed, added} {
 		for _, e := range list {
-			for p := e.Path; p != "." && p != "" && !set[p]; p = path.Dir(p) {
+			for p := e.Path; p != "." && p != "" && !set[p]; p = parentDir(p) {
 				set[p] = true
 			}
 		}
@@ -96,6 +96,15 @@ func (k *checker) indexChain(key string, chain []*gitrepo.Commit) (chainIndex, e
 	}
 	k.chainIx[key] = ix
 	return ix, nil
+}
+
+// parentDir is path.Dir for the clean slash-separated paths of a tree
+// diff, without path.Clean's copy.
+func parentDir(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return "."
 }
 
 // next returns the first position after i where p changes, or -1.

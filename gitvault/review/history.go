@@ -155,6 +155,7 @@ type historyWalk struct {
 	shallow map[string]bool
 	queue   commitQueue
 	seen    map[string]bool
+	bloom   *gitrepo.BloomPath // bloomPath's
 }
 
 func (w *historyWalk) push(hash string) error {
@@ -172,6 +173,15 @@ func (w *historyWalk) push(hash string) error {
 	w.queue.n++
 	heap.Push(&w.queue, &queued{c: c, seq: w.queue.n})
 	return nil
+}
+
+// bloomPath returns the path prepared for the changed-path filters,
+// kept until the walk follows a rename.
+func (w *historyWalk) bloomPath(path string) *gitrepo.BloomPath {
+	if w.bloom == nil || w.bloom.Path != path {
+		w.bloom = w.tr.BloomPath(path)
+	}
+	return w.bloom
 }
 
 func (w *historyWalk) treeOf(hash string) (string, error) {
@@ -240,6 +250,13 @@ func Log(e *gitvault.Engine, opt LogOptions) (*LogResult, error) {
 					return nil, err
 				}
 			}
+			// The commit-graph's changed-path filter, when it says the
+			// path is not changed against the first parent (the empty
+			// tree for a root), spares the tree comparison; a shallow
+			// commit's filter is against a parent this walk does not have.
+			if !w.shallow[c.Hash] && !w.tr.MaybeChanged(c.Hash, w.bloomPath(path)) {
+				continue
+			}
 			same, err := w.tr.SameEntry(parentTree, c.Tree, path)
 			if err != nil {
 				return nil, gitvault.Wrapf(err, "Cannot read the history: %s", err.Error())
@@ -270,6 +287,10 @@ func Log(e *gitvault.Engine, opt LogOptions) (*LogResult, error) {
 			// is followed; otherwise it is shown and all parents are.
 			same := -1
 			for i, p := range c.Parents {
+				if i == 0 && !w.shallow[c.Hash] && !w.tr.MaybeChanged(c.Hash, w.bloomPath(path)) {
+					same = 0 // the filter: unchanged against the first parent
+					break
+				}
 				pt, err := w.treeOf(p)
 				if err != nil {
 					return nil, err

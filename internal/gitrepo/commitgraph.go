@@ -26,10 +26,11 @@ import (
 // and a commit it does not list is read from the object store.
 type commitGraph struct {
 	n      int
-	fanout []byte // OIDF: 256 4-byte counts
-	oids   []byte // OIDL: n 20-byte ids, sorted
-	data   []byte // CDAT: n records of tree id, two parent positions, generation and date
-	edges  []byte // EDGE: 4-byte parent positions, optional
+	fanout []byte        // OIDF: 256 4-byte counts
+	oids   []byte        // OIDL: n 20-byte ids, sorted
+	data   []byte        // CDAT: n records of tree id, two parent positions, generation and date
+	edges  []byte        // EDGE: 4-byte parent positions, optional
+	bloom  *bloomFilters // BIDX and BDAT, optional (bloom.go)
 }
 
 // Chunk ids and the "no parent" and "more parents" markers
@@ -76,6 +77,7 @@ func parseCommitGraph(b []byte) (*commitGraph, error) {
 		return nil, errors.New("commit-graph: truncated chunk table")
 	}
 	g := &commitGraph{}
+	var bidx, bdat []byte
 	seen := map[uint32]bool{}
 	for i := 0; i < chunks; i++ {
 		e := b[8+i*12:]
@@ -96,6 +98,10 @@ func parseCommitGraph(b []byte) (*commitGraph, error) {
 			g.data = c
 		case cgChunkEdges:
 			g.edges = c
+		case cgChunkBloomIndex:
+			bidx = c
+		case cgChunkBloomData:
+			bdat = c
 		}
 	}
 	if binary.BigEndian.Uint32(b[8+chunks*12:]) != 0 {
@@ -115,6 +121,10 @@ func parseCommitGraph(b []byte) (*commitGraph, error) {
 	g.n = int(prev)
 	if g.n > len(g.oids)/20 || len(g.oids) != g.n*20 || len(g.data) != g.n*cgRecordSize || len(g.edges)%4 != 0 {
 		return nil, errors.New("commit-graph: chunk sizes do not match the commit count")
+	}
+	// Filters that do not parse are not used; the graph still is.
+	if bl, err := parseBloom(bidx, bdat, seen[cgChunkBloomIndex], seen[cgChunkBloomData], g.n); err == nil {
+		g.bloom = bl
 	}
 	return g, nil
 }

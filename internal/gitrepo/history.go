@@ -264,6 +264,8 @@ type TreeReader struct {
 	graph   *commitGraph // nil without a usable commit-graph file
 	cache   map[plumbing.Hash][]byte
 	order   []plumbing.Hash
+	cached  int                                   // bytes in cache
+	names   map[plumbing.Hash]map[string]TreeItem // name index of large cached trees
 	commits map[string]*Commit
 	heads   map[string]*Commit // CommitHeader's
 	// children remembers lookups of one name in one tree: a walk looks
@@ -282,8 +284,16 @@ type childVal struct {
 // maxChildren bounds TreeReader.children; past it the memo restarts.
 const maxChildren = 1 << 16
 
-// treeCacheSize bounds the raw trees a TreeReader keeps.
-const treeCacheSize = 32
+// treeCacheBytes bounds the raw trees a TreeReader keeps, in bytes (a
+// count of trees was a poor bound: a walk of 10,000 commits reads three
+// or four small trees per commit and came back for them after the 32 it
+// kept were gone, inflating each again). The oldest go first.
+const treeCacheBytes = 64 << 20
+
+// indexedTreeBytes is the size from which a tree gets a name index on
+// its first lookup: a linear scan of a directory of thousands of entries
+// for each of thousands of names was quadratic.
+const indexedTreeBytes = 4 << 10
 
 // NewTreeReader returns a reader over the repository's trees and commits.
 // Close it when done.
@@ -364,9 +374,19 @@ func (t *TreeReader) CommitHeader(hash string) (*Commit, error) {
 	h := plumbing.NewHash(hash)
 	if tree, parents, when, ok := t.graph.lookup(h[:]); ok {
 		out = &Commit{Hash: hash, Tree: tree, Parents: parents, CommitDate: when}
-	} else if data, ok := t.fastRead("commit", h); ok {
+	} else if data, ok := t.fast.commitPrefix(h[:], commitPrefixBytes); ok {
+		// The header lines only; parseCommitHeader refuses a prefix that
+		// cuts them (each must end in a newline), and then the whole
+		// commit is read below.
 		if tree, parents, when, ok := parseCommitHeader(data); ok {
 			out = &Commit{Hash: hash, Tree: tree, Parents: parents, CommitDate: when}
+		}
+	}
+	if out == nil {
+		if data, ok := t.fastRead("commit", h); ok {
+			if tree, parents, when, ok := parseCommitHeader(data); ok {
+				out = &Commit{Hash: hash, Tree: tree, Parents: parents, CommitDate: when}
+			}
 		}
 	}
 	if out == nil {
@@ -382,6 +402,10 @@ func (t *TreeReader) CommitHeader(hash string) (*Commit, error) {
 	t.heads[hash] = out
 	return out, nil
 }
+
+// commitPrefixBytes is how much of a commit CommitHeader inflates first:
+// the tree, a few parents, author and committer lines fit.
+const commitPrefixBytes = 512
 
 // parseCommitHeader reads the tree, the parents and the committer date of
 // a commit in the canonical layout git writes (Git documents it in no
@@ -490,11 +514,15 @@ func (t *TreeReader) raw(tree string) ([]byte, error) {
 			return nil, fmt.Errorf("read tree %s: %w", tree, err)
 		}
 	}
-	if len(t.order) >= treeCacheSize {
-		delete(t.cache, t.order[0])
+	for t.cached+len(data) > treeCacheBytes && len(t.order) > 0 {
+		old := t.order[0]
+		t.cached -= len(t.cache[old])
+		delete(t.cache, old)
+		delete(t.names, old)
 		t.order = t.order[1:]
 	}
 	t.cache[h] = data
+	t.cached += len(data)
 	t.order = append(t.order, h)
 	return data, nil
 }
@@ -627,10 +655,17 @@ func (t *TreeReader) scanChild(tree, name string) (TreeItem, bool, error) {
 	if err != nil {
 		return TreeItem{}, false, err
 	}
+	if len(data) >= indexedTreeBytes {
+		return t.indexedChild(tree, data, name)
+	}
+	return t.linearChild(tree, data, name)
+}
+
+func (t *TreeReader) linearChild(tree string, data []byte, name string) (TreeItem, bool, error) {
 	var it TreeItem
 	found := false
 	var perr error
-	err = scanTree(data, tree, func(mode, n, id []byte) bool {
+	err := scanTree(data, tree, func(mode, n, id []byte) bool {
 		if string(n) != name {
 			return true
 		}
@@ -646,6 +681,42 @@ func (t *TreeReader) scanChild(tree, name string) (TreeItem, bool, error) {
 		err = perr
 	}
 	return it, found, err
+}
+
+// indexedChild looks name up in a large tree through its name index,
+// built on the first lookup and dropped with the raw tree.
+func (t *TreeReader) indexedChild(tree string, data []byte, name string) (TreeItem, bool, error) {
+	h := plumbing.NewHash(tree)
+	ix, ok := t.names[h]
+	if !ok {
+		ix = map[string]TreeItem{}
+		var perr error
+		err := scanTree(data, tree, func(mode, n, id []byte) bool {
+			m, err := parseMode(mode)
+			if err != nil {
+				perr = fmt.Errorf("tree %s: %w", tree, err)
+				return false
+			}
+			if _, dup := ix[string(n)]; !dup { // the first wins, as a scan finds it
+				ix[string(n)] = TreeItem{Name: string(n), Mode: m, Hash: hex.EncodeToString(id)}
+			}
+			return true
+		})
+		if err == nil {
+			err = perr
+		}
+		if err != nil {
+			return t.linearChild(tree, data, name) // what a scan finds before the damage
+		}
+		if t.names == nil {
+			t.names = map[plumbing.Hash]map[string]TreeItem{}
+		}
+		if _, cached := t.cache[h]; cached {
+			t.names[h] = ix
+		}
+	}
+	it, found := ix[name]
+	return it, found, nil
 }
 
 // Changed lists the files that differ between two trees (either may be ""
@@ -681,60 +752,105 @@ func (t *TreeReader) changed(a, b, base string, removed, added *[]Entry) error {
 	if a == b {
 		return nil
 	}
-	ia, err := t.rawItems(a)
+	da, err := t.rawOrEmpty(a)
 	if err != nil {
 		return err
 	}
-	ib, err := t.rawItems(b)
+	db, err := t.rawOrEmpty(b)
 	if err != nil {
 		return err
 	}
-	// Both lists are in git's tree order (a directory sorts as name+"/"):
-	// a merge join compares ids as bytes and builds entries only for what
-	// differs.
-	for x, y := 0, 0; x < len(ia) || y < len(ib); {
+	// Both trees are in git's tree order (a directory sorts as name+"/"):
+	// a merge join over the raw bytes compares ids as bytes and builds
+	// entries only for what differs.
+	ia, ib := treeIter{data: da, tree: a}, treeIter{data: db, tree: b}
+	ea, okA, err := ia.next()
+	if err != nil {
+		return err
+	}
+	eb, okB, err := ib.next()
+	if err != nil {
+		return err
+	}
+	for okA || okB {
 		var c int
 		switch {
-		case x == len(ia):
+		case !okA:
 			c = 1
-		case y == len(ib):
+		case !okB:
 			c = -1
 		default:
-			c = compareTreeNames(ia[x], ib[y])
+			c = compareTreeNames(ea, eb)
 		}
 		switch {
 		case c < 0:
-			if err := t.side(ia[x], base, removed, added, true); err != nil {
-				return err
-			}
-			x++
-		case c > 0:
-			if err := t.side(ib[y], base, removed, added, false); err != nil {
-				return err
-			}
-			y++
-		default:
-			ea, eb := ia[x], ib[y]
-			x++
-			y++
-			if bytes.Equal(ea.id, eb.id) && ea.mode == eb.mode {
-				continue
-			}
-			if ea.dir() && eb.dir() {
-				if err := t.changed(hex.EncodeToString(ea.id), hex.EncodeToString(eb.id), base+string(ea.name)+"/", removed, added); err != nil {
-					return err
-				}
-				continue
-			}
 			if err := t.side(ea, base, removed, added, true); err != nil {
 				return err
 			}
+		case c > 0:
 			if err := t.side(eb, base, removed, added, false); err != nil {
+				return err
+			}
+		default:
+			if !bytes.Equal(ea.id, eb.id) || ea.mode != eb.mode {
+				if ea.dir() && eb.dir() {
+					if err := t.changed(hex.EncodeToString(ea.id), hex.EncodeToString(eb.id), base+string(ea.name)+"/", removed, added); err != nil {
+						return err
+					}
+				} else {
+					if err := t.side(ea, base, removed, added, true); err != nil {
+						return err
+					}
+					if err := t.side(eb, base, removed, added, false); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if c <= 0 {
+			if ea, okA, err = ia.next(); err != nil {
+				return err
+			}
+		}
+		if c >= 0 {
+			if eb, okB, err = ib.next(); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+func (t *TreeReader) rawOrEmpty(tree string) ([]byte, error) {
+	if tree == "" {
+		return nil, nil
+	}
+	return t.raw(tree)
+}
+
+// treeIter reads a raw tree's entries one at a time, without copying.
+type treeIter struct {
+	data []byte
+	tree string
+}
+
+func (it *treeIter) next() (rawEntry, bool, error) {
+	d := it.data
+	if len(d) == 0 {
+		return rawEntry{}, false, nil
+	}
+	sp := bytes.IndexByte(d, ' ')
+	if sp < 0 || bytes.IndexByte(d[:sp], 0) >= 0 {
+		return rawEntry{}, false, fmt.Errorf("tree %s: malformed entry", it.tree)
+	}
+	nul := bytes.IndexByte(d[sp:], 0)
+	if nul < 0 || sp+nul+21 > len(d) {
+		return rawEntry{}, false, fmt.Errorf("tree %s: malformed entry", it.tree)
+	}
+	nul += sp
+	e := rawEntry{mode: internMode(d[:sp]), name: d[sp+1 : nul], id: d[nul+1 : nul+21]}
+	it.data = d[nul+21:]
+	return e, true, nil
 }
 
 // rawEntry is one entry of a raw tree, pointing into its bytes.
@@ -746,20 +862,22 @@ type rawEntry struct {
 
 func (e rawEntry) dir() bool { return e.mode == "40000" }
 
-func (t *TreeReader) rawItems(tree string) ([]rawEntry, error) {
-	if tree == "" {
-		return nil, nil
+// internMode returns the mode as a string without allocating for the
+// modes git writes.
+func internMode(m []byte) string {
+	switch string(m) {
+	case "40000":
+		return "40000"
+	case "100644":
+		return "100644"
+	case "100755":
+		return "100755"
+	case "120000":
+		return "120000"
+	case "160000":
+		return "160000"
 	}
-	data, err := t.raw(tree)
-	if err != nil {
-		return nil, err
-	}
-	var out []rawEntry
-	err = scanTree(data, tree, func(mode, name, id []byte) bool {
-		out = append(out, rawEntry{mode: string(mode), name: name, id: id})
-		return true
-	})
-	return out, err
+	return string(m)
 }
 
 // compareTreeNames orders entries as git's tree order does: by name, a

@@ -332,6 +332,57 @@ func (s *objStore) read(id []byte) (string, []byte, error) {
 	return s.loose(id)
 }
 
+// commitPrefix returns up to n leading bytes of a commit stored whole
+// (not as a delta) in a pack, inflating no more than those: a history
+// walk without a commit-graph needs only the header lines, and most of a
+// commit's bytes (a signature, the message) come after them. ok is false
+// for anything else (a delta, a loose object, another type), which the
+// caller reads whole. The stream's checksum is not reached, so it is not
+// verified: the caller parses the prefix only when it holds whole lines.
+func (s *objStore) commitPrefix(id []byte, n int) (data []byte, ok bool) {
+	if len(id) != 20 {
+		return nil, false
+	}
+	pi, off, found := s.locate(id)
+	if !found {
+		return nil, false
+	}
+	t, size, hdr, err := s.header(pi, off)
+	if err != nil || t != objCommit {
+		return nil, false
+	}
+	want := min(int64(n), size)
+	w, err := s.window(pi, off+int64(hdr))
+	if err != nil {
+		return nil, false
+	}
+	s.br.Reset(w)
+	if data, err = s.inflatePrefix(&s.br, want); err == nil {
+		return data, true
+	}
+	if data, err = s.inflatePrefix(&packReader{s: s, pi: pi, off: off + int64(hdr)}, want); err == nil {
+		return data, true
+	}
+	return nil, false
+}
+
+func (s *objStore) inflatePrefix(r io.Reader, n int64) ([]byte, error) {
+	var err error
+	if s.zr == nil {
+		s.zr, err = zlib.NewReader(r)
+	} else {
+		err = s.zr.(zlib.Resetter).Reset(r, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	data := make([]byte, n)
+	if _, err := io.ReadFull(s.zr, data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
 func typeName(t int) string {
 	switch t {
 	case objCommit:

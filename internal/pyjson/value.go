@@ -151,11 +151,30 @@ type Obj struct {
 }
 
 // NewObj returns an empty object.
-func NewObj() *Obj { return &Obj{idx: map[string]int{}} }
+func NewObj() *Obj { return &Obj{} }
+
+// objIndexFrom is the size from which an object keeps a key index; a
+// smaller one is searched key by key (a map for each of the many small
+// objects of a large document was most of the cost of building it).
+const objIndexFrom = 16
 
 // Set appends key with v, or replaces the value in place when key exists.
 // It returns o for chaining.
 func (o *Obj) Set(key string, v Value) *Obj {
+	if o.idx == nil && len(o.keys) < objIndexFrom {
+		for i, k := range o.keys {
+			if k == key {
+				o.vals[i] = v
+				return o
+			}
+		}
+		if o.keys == nil { // most objects have a few keys: one allocation for them
+			o.keys, o.vals = make([]string, 0, 8), make([]Value, 0, 8)
+		}
+		o.keys = append(o.keys, key)
+		o.vals = append(o.vals, v)
+		return o
+	}
 	if o.idx == nil {
 		o.idx = make(map[string]int, len(o.keys))
 		for i, k := range o.keys {
