@@ -136,12 +136,10 @@ func vaultPresent(ws *gitvault.Workspace) bool {
 // history (freshness.RecentPages, at most staleWalk commits back): the
 // pages a resumed session most likely relies on, whose anchors are near
 // HEAD, so the check reads only recent history. Pages with uncommitted
-// changes are anchored at the work tree (freshness.Check). The pages
-// found and their verdicts are cached for the HEAD they were computed
-// at, in .git/echoes/session (freshness.RecentReports): derived files
-// under the Git directory, never in the work tree or the vault, which
-// the hook still never writes; a session started again at the same HEAD
-// reads them instead of history. When
+// changes are anchored at the work tree (freshness.Check). The hook
+// writes nothing, not even a cache (echoes-conformance §22): it reads git
+// echoes stale's verdict cache where that has a page at this HEAD
+// (freshness.RecentReports) and computes the others. When
 // freshness cannot be computed (not a Git work tree, no commit, an
 // unreadable repository, a shallow boundary before a page's last change,
 // or a page that cannot be read) nothing is added: the output is what it

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/freshness"
 	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 )
@@ -22,8 +23,9 @@ import (
 // (StaleLines: the recent pages, their verdicts, their lines);
 // BenchmarkSessionStartCard, the yardstick in the same run, is what the
 // hook did before (the read-only inspection and its card).
-// BenchmarkSessionStartFreshness is a session started again at the same
-// HEAD (the session cache warm), ...FreshnessCold one at a new HEAD.
+// BenchmarkSessionStartFreshness is a session after git echoes stale ran
+// at this HEAD (its verdict cache read, never written by the hook),
+// ...FreshnessCold one without that cache.
 //
 //	go test ./hooks -run '^$' -bench SessionStart -benchtime 20x
 
@@ -118,6 +120,13 @@ func writeBenchHistory(w *bufio.Writer, commits, pages, files int) {
 
 func BenchmarkSessionStartFreshness(b *testing.B) {
 	dir := benchVaultDir(b)
+	eng, err := gitvault.Open(gitvault.Options{Workspace: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, _, _, err := freshness.Reports(eng, freshness.Selection{}); err != nil { // git echoes stale
+		b.Fatal(err)
+	}
 	lines := StaleLines(dir)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -128,12 +137,12 @@ func BenchmarkSessionStartFreshness(b *testing.B) {
 	b.ReportMetric(float64(len(lines)), "lines")
 }
 
-// BenchmarkSessionStartFreshnessCold: the addition at a HEAD it has not
-// seen (its session cache removed before each call): the walk to the
-// recent pages and their verdicts from history.
+// BenchmarkSessionStartFreshnessCold: the addition without stale's
+// verdict cache (removed before each call): the walk to the recent pages
+// and their verdicts from history.
 func BenchmarkSessionStartFreshnessCold(b *testing.B) {
 	dir := benchVaultDir(b)
-	cache := filepath.Join(dir, ".git", "echoes", "session")
+	cache := filepath.Join(dir, ".git", "echoes", "stale")
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		if err := os.RemoveAll(cache); err != nil {

@@ -3,12 +3,15 @@ package hooks
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/freshness"
 	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // addStale keeps the budget: the head line and whole lines while they
@@ -101,18 +104,25 @@ func TestStaleLines(t *testing.T) {
 		t.Errorf("card context: %q", c)
 	}
 
-	// The caches: a damaged recent.json is recomputed, and with them warm
-	// an uncommitted edit of the page still anchors it at the work tree
-	// (fresh: it was just written against the code there is).
-	recent := filepath.Join(dir, ".git", "echoes", "session", "recent.json")
-	if _, err := os.Stat(recent); err != nil {
-		t.Fatalf("no session cache: %v", err)
+	// The hook writes nothing (echoes-conformance §22), not even a cache
+	// under .git; git echoes stale's verdict cache, where present, is read
+	// and gives the same line.
+	before := testenv.TreeState(t, filepath.Join(dir, ".git"))
+	if again := StaleLines(dir); len(again) != 1 || again[0] != got[0] {
+		t.Errorf("again: %q", again)
 	}
-	if err := os.WriteFile(recent, []byte("{not json"), 0o644); err != nil {
+	SessionStart(event(dir, "startup"))
+	if after := testenv.TreeState(t, filepath.Join(dir, ".git")); !reflect.DeepEqual(after, before) {
+		t.Errorf("the hook wrote under .git")
+	}
+	if _, _, _, err := freshness.Reports(eng, freshness.Selection{}); err != nil {
 		t.Fatal(err)
 	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".git", "echoes", "stale", "*")); len(m) == 0 {
+		t.Fatal("git echoes stale kept no verdict cache")
+	}
 	if again := StaleLines(dir); len(again) != 1 || again[0] != got[0] {
-		t.Errorf("damaged cache: %q", again)
+		t.Errorf("with stale's cache: %q", again)
 	}
 	write("EchoesVault/pages/a.md", "---\ntype: note\nstack: go\nstatus: active\nsummary: \"about src/a.go\"\n---\n\nSee `src/a.go`, rotated.\n")
 	if got := StaleLines(dir); got != nil {

@@ -44,6 +44,21 @@ func docKey(target, shallow string, d Doc) string {
 // computed and the file rewritten. writeErr reports a cache file that
 // could not be written (the reports are right all the same).
 func CheckCached(repo *gitrepo.Repo, target string, docs []Doc, dir string) (reps []Report, writeErr error, err error) {
+	keep := func(cf *cacheFile) error { return fsx.WriteFileAtomic(filepath.Join(dir, "verdicts"), encodeCache(cf)) }
+	return checkCachedWith(repo, target, docs, dir, keep)
+}
+
+// checkCachedReadOnly is CheckCached for a reader that never writes (the
+// SessionStart hook): cached verdicts are used, the others computed and
+// not kept.
+func checkCachedReadOnly(repo *gitrepo.Repo, target string, docs []Doc, dir string) ([]Report, error) {
+	reps, _, err := checkCachedWith(repo, target, docs, dir, nil)
+	return reps, err
+}
+
+// checkCachedWith computes the reports, keeping the cache file through
+// keep when keep is not nil.
+func checkCachedWith(repo *gitrepo.Repo, target string, docs []Doc, dir string, keep func(cf *cacheFile) error) (reps []Report, writeErr error, err error) {
 	shallowSet, err := repo.Shallow()
 	if err != nil {
 		return nil, nil, err
@@ -93,7 +108,10 @@ func CheckCached(repo *gitrepo.Repo, target string, docs []Doc, dir string) (rep
 		reps[missAt[j]] = r
 		cf.Reports[keys[missAt[j]]] = r
 	}
-	return reps, fsx.WriteFileAtomic(path, encodeCache(&cf)), nil
+	if keep == nil {
+		return reps, nil, nil
+	}
+	return reps, keep(&cf), nil
 }
 
 func sortStrings(s []string) {

@@ -1,18 +1,13 @@
 package freshness
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/git-echoes/git-echoes/gitvault"
-	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -343,74 +338,23 @@ func (r Report) Line() string {
 	return s
 }
 
-// The SessionStart hook's caches, in .git/echoes/session (never part of a
-// tree; deleting it loses nothing): recent.json names the pages
-// RecentPages found for one target (and shallow boundary), and
-// verdicts.json is CheckCached's file for those few pages only, so that a
-// session started again at the same HEAD reads two small files instead
-// of walking history, and never parses the whole vault's verdicts.
-const recentVersion = 1
-
-type recentFile struct {
-	Version int      `json:"version"`
-	Target  string   `json:"target"`
-	Shallow string   `json:"shallow"`
-	N       int      `json:"n"`
-	Max     int      `json:"max"`
-	Names   []string `json:"names"`
-	// Texts holds the sha256 of each name's committed text (as the page
-	// reader decodes it), so that a warm session tells uncommitted
-	// changes without reading the tree.
-	Texts map[string]string `json:"texts"`
-}
-
-func textSum(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
-}
-
 // RecentReports is what the SessionStart hook shows: the reports of the
 // at most n pages changed most recently in HEAD's history (RecentPages,
 // maxCommits walked at most) that the work tree has, read from the work
-// tree, checked against HEAD through the caches above. A cache that
-// cannot be written costs the next session the walk, nothing else.
+// tree and checked against HEAD. It writes nothing: the hook never
+// writes (echoes-conformance §22), so it reads git echoes stale's verdict
+// cache (.git/echoes/stale) where that has the page at this HEAD, and
+// computes the others without keeping them.
 func RecentReports(eng *gitvault.Engine, n, maxCommits int) ([]Report, error) {
 	repo, target, err := Repo(eng, "")
 	if err != nil {
 		return nil, err
 	}
-	shallowSet, err := repo.Shallow()
+	recent, err := RecentPages(repo, target, n, maxCommits)
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
-	for id := range shallowSet {
-		ids = append(ids, id)
-	}
-	sortStrings(ids)
-	shallow := strings.Join(ids, " ")
-	dir := filepath.Join(repo.CommonDir(), "echoes", "session")
-	recentPath := filepath.Join(dir, "recent.json")
-	var rf recentFile
-	if data, err := fsx.ReadFile(recentPath); err != nil || json.Unmarshal(data, &rf) != nil ||
-		rf.Version != recentVersion || rf.Target != target || rf.Shallow != shallow || rf.N != n || rf.Max != maxCommits {
-		names, err := RecentPages(repo, target, n, maxCommits)
-		if err != nil {
-			return nil, err
-		}
-		texts, err := committedTexts(repo, target, names)
-		if err != nil {
-			return nil, err
-		}
-		rf = recentFile{Version: recentVersion, Target: target, Shallow: shallow, N: n, Max: maxCommits, Names: names, Texts: map[string]string{}}
-		for name, text := range texts {
-			rf.Texts[name] = textSum(text)
-		}
-		if data, err := json.Marshal(rf); err == nil {
-			_ = fsx.WriteFileAtomic(recentPath, data) // a cache: the next session walks again
-		}
-	}
-	if len(rf.Names) == 0 {
+	if len(recent) == 0 {
 		return nil, nil
 	}
 	present, err := eng.WS.PageNames()
@@ -422,18 +366,18 @@ func RecentReports(eng *gitvault.Engine, n, maxCommits int) ([]Report, error) {
 		inTree[p] = true
 	}
 	var names []string
-	for _, p := range rf.Names {
+	for _, p := range recent {
 		if inTree[p] { // deleted in the work tree: not a page the agent has
 			names = append(names, p)
 		}
 	}
-	docs, err := workTreeDocs(eng, names, func(name, text string) bool {
-		sum, ok := rf.Texts[name]
-		return ok && sum == textSum(text)
-	})
+	docs, err := WorkTreePages(eng, repo, target, names)
 	if err != nil {
 		return nil, err
 	}
-	reps, _, err := CheckCached(repo, target, docs, dir)
-	return reps, err
+	dir, err := eng.WS.LocalCacheDir("stale")
+	if err != nil {
+		return nil, err
+	}
+	return checkCachedReadOnly(repo, target, docs, dir)
 }
