@@ -153,7 +153,7 @@ type Watcher struct {
 
 	cookieDir string
 	seq       uint64
-	waiters   map[string]chan struct{}
+	waiters   map[string]chan bool // a barrier's cookie -> its wait (true: lost to an overflow)
 
 	// passive: events are only counted (in passiveGen), never acted on,
 	// and the consumer never takes mu. Windows: Sync never proves anything
@@ -182,7 +182,7 @@ func newWatcher(opt Options, hold chan struct{}) *Watcher {
 	if opt.Timeout <= 0 {
 		opt.Timeout = 2 * time.Second
 	}
-	w := &Watcher{opt: opt, watched: map[string]fsx.Ident{}, counts: map[string]uint64{}, waiters: map[string]chan struct{}{}, hold: hold, done: make(chan struct{})}
+	w := &Watcher{opt: opt, watched: map[string]fsx.Ident{}, counts: map[string]uint64{}, waiters: map[string]chan bool{}, hold: hold, done: make(chan struct{})}
 	fw, err := fsnotify.NewWatcher() // unbuffered: events and errors keep their order (see the package doc)
 	if err != nil {
 		w.fatal = "cannot start change notification: " + err.Error()
@@ -347,37 +347,56 @@ func (w *Watcher) Sync(trees ...string) (uint64, bool) {
 		w.mu.Unlock()
 		return g, false
 	}
-	w.seq++
-	name := "c" + strconv.FormatUint(w.seq, 10)
-	ch := make(chan struct{})
-	w.waiters[name] = ch
 	w.mu.Unlock()
-
-	path := filepath.Join(w.cookieDir, name)
-	err := fsx.CreateMarker(path)
-	ok := err == nil
-	if ok {
-		t := time.NewTimer(w.opt.Timeout)
-		select {
-		case <-ch:
-		case <-t.C:
-			ok = false
-		case <-w.done:
-			ok = false
+	// An overflow drops the events queued behind it, a cookie's among them:
+	// handleError then releases the waiters as lost, and the barrier is
+	// tried again with a new cookie, whose event (or a later overflow)
+	// comes after the overflow was counted.
+	ok := false
+	for attempt := 0; attempt < 3 && !ok; attempt++ {
+		var lost bool
+		ok, lost = w.barrier()
+		if !lost {
+			break
 		}
-		t.Stop()
 	}
-	_ = fsx.RemoveFile(path)
-
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	delete(w.waiters, name)
 	if !ok {
 		// The next call must not trust anything counted before.
 		w.global++
 		return w.genLocked(trees), false
 	}
 	return w.genLocked(trees), w.failed == "" && w.fatal == ""
+}
+
+// barrier creates one cookie and waits for its event: ok when it came,
+// lost when an overflow released the wait (the cookie's event may have
+// been dropped with the others).
+func (w *Watcher) barrier() (ok, lost bool) {
+	w.mu.Lock()
+	w.seq++
+	name := "c" + strconv.FormatUint(w.seq, 10)
+	ch := make(chan bool, 1)
+	w.waiters[name] = ch
+	w.mu.Unlock()
+
+	path := filepath.Join(w.cookieDir, name)
+	if err := fsx.CreateMarker(path); err == nil {
+		t := time.NewTimer(w.opt.Timeout)
+		select {
+		case lost = <-ch:
+			ok = !lost
+		case <-t.C:
+		case <-w.done:
+		}
+		t.Stop()
+	}
+	_ = fsx.RemoveFile(path)
+	w.mu.Lock()
+	delete(w.waiters, name)
+	w.mu.Unlock()
+	return ok, lost
 }
 
 func (w *Watcher) loop() {
@@ -418,6 +437,10 @@ func (w *Watcher) handleError(err error) {
 		// everything counts as changed and every watch is checked again.
 		w.over++
 		w.reconcileLocked()
+		for name, ch := range w.waiters {
+			ch <- true // its cookie's event may be among the dropped
+			delete(w.waiters, name)
+		}
 	}
 	w.noteLocked()
 }
@@ -432,7 +455,7 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 	defer w.mu.Unlock()
 	if filepath.Dir(name) == w.cookieDir {
 		if ch, ok := w.waiters[filepath.Base(name)]; ok && ev.Has(fsnotify.Create) {
-			close(ch)
+			ch <- false
 			delete(w.waiters, filepath.Base(name))
 		}
 		return
