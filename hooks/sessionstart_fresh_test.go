@@ -136,7 +136,12 @@ func TestStaleLines(t *testing.T) {
 	// A shallow clone of depth 1: the page's last change is beyond the
 	// boundary, so drift cannot be seen and nothing is said.
 	clone := filepath.Join(t.TempDir(), "c")
-	s.Git(dir, "clone", "-q", "--depth", "1", "file://"+dir, clone)
+	// A file URL: file:///C:/... on Windows (file://C:\... is refused).
+	url := "file://" + filepath.ToSlash(dir)
+	if !strings.HasPrefix(filepath.ToSlash(dir), "/") {
+		url = "file:///" + filepath.ToSlash(dir)
+	}
+	s.Git(dir, "clone", "-q", "--depth", "1", url, clone)
 	if got := StaleLines(clone); got != nil {
 		t.Errorf("shallow: %q", got)
 	}
