@@ -81,6 +81,12 @@ var benchRepo struct {
 
 func citingHistory(b *testing.B) string {
 	benchRepo.once.Do(func() {
+		// FRESHNESS_BENCH_REPO names a copy of this history made before
+		// (scripts/bench.sh's fresh10k), to profile without building it.
+		if dir := os.Getenv("FRESHNESS_BENCH_REPO"); dir != "" {
+			benchRepo.dir = dir
+			return
+		}
 		s := gitrepotest.New(b)
 		dir, err := os.MkdirTemp("", "freshness-bench")
 		if err != nil {

@@ -477,17 +477,49 @@ func withoutVerified(text string) string {
 	return strings.Join(append(append([]string{}, lines[:k.Line]...), lines[k.Line+1:]...), "\n")
 }
 
-// isAncestor reports whether a is b or one of its ancestors.
+// isAncestor reports whether a is b or one of its ancestors. It walks b's
+// ancestors (the shallow boundary ends them) and never cuts the walk by
+// committer date: with equal or skewed dates such a cut-off answers wrongly
+// (it did: every date equal, a far behind b). Where the commit-graph gives
+// generation numbers the walk skips every commit whose generation is not
+// above a's (none of those descends from a), and every commit the graph
+// lists when a is not in it (the graph is closed under parents, so such a
+// commit has no ancestor outside it). Without a graph it reads the whole
+// history below b in the worst case.
 func (k *checker) isAncestor(a, b string) (bool, error) {
 	if a == b {
 		return true, nil
 	}
-	// a is an ancestor of b exactly when b..a is empty.
-	back, err := k.between(b, a)
-	if err != nil {
-		return false, err
+	ga, aGen := k.tr.Generation(a)
+	aInGraph := aGen || k.tr.InCommitGraph(a)
+	prune := func(c string) bool {
+		if aGen {
+			g, ok := k.tr.Generation(c)
+			return ok && g <= ga
+		}
+		return !aInGraph && k.tr.InCommitGraph(c)
 	}
-	return len(back) == 0, nil
+	seen := map[string]bool{b: true}
+	stack := []string{b}
+	for len(stack) > 0 {
+		h := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		c, err := k.header(h)
+		if err != nil {
+			return false, err
+		}
+		for _, p := range c.Parents {
+			if p == a {
+				return true, nil
+			}
+			if seen[p] || prune(p) {
+				continue
+			}
+			seen[p] = true
+			stack = append(stack, p)
+		}
+	}
+	return false, nil
 }
 
 // report computes one document's citations and verdicts.

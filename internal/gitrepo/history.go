@@ -310,6 +310,20 @@ func (r *Repo) NewTreeReader() *TreeReader {
 		cache: map[plumbing.Hash][]byte{}, commits: map[string]*Commit{}}
 }
 
+// SetDeltaCacheBytes sets the bound of the reader's cache of rebuilt
+// pack objects (see objCache; the default suits a walk of one path). A
+// walk that reads every tree of a long history across many directories
+// (freshness's pass over 10,000 commits and 100 directories, each with
+// its own delta chains) rebuilt each chain again and again in the default
+// 4 MiB: 195,000 delta applications for 30,000 trees, against 30,000 at
+// 32 MiB. Entries already cached are kept when the bound shrinks until
+// the next insertion.
+func (t *TreeReader) SetDeltaCacheBytes(n int) {
+	if t.fast != nil && n > 0 {
+		t.fast.cache.limit = n
+	}
+}
+
 // Close releases the pack files the reader kept open.
 func (t *TreeReader) Close() error {
 	err := t.fast.Close()

@@ -775,7 +775,8 @@ func deltaSize(b []byte) (uint64, []byte, bool) {
 
 // objCache is a least-recently-used cache of rebuilt pack objects bounded
 // in bytes, like git's delta base cache (core.deltaBaseCacheLimit,
-// default 96 MiB). Ours holds 8 MiB: a walk needs the objects of the
+// default 96 MiB). Ours holds 4 MiB by default (TreeReader.SetDeltaCacheBytes
+// raises it for a walk over many directories): a walk needs the objects of the
 // delta chains it is inside (a few MiB for a 1,000-page vault), and the
 // bound sets how much fresh memory the process touches (measured with
 // perf stat on scripts/bench.sh's log: 96 MiB 66 ms, 16 MiB 50 ms and
