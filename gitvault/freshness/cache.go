@@ -32,8 +32,14 @@ type cacheFile struct {
 
 func docKey(target, shallow string, d Doc) string {
 	h := sha256.New()
+	// A committed blob's id stands for its bytes (the text is those
+	// bytes): no page is read to key it.
+	text := d.Text
+	if d.Blob != "" {
+		text = "blob " + d.Blob
+	}
 	for _, s := range []string{strconv.Itoa(cacheVersion), target, shallow, d.Path, strconv.FormatBool(d.Memory),
-		d.UpdatedAt.UTC().String(), strconv.FormatBool(d.WorkTree), d.Text} {
+		d.UpdatedAt.UTC().String(), strconv.FormatBool(d.WorkTree), text} {
 		h.Write([]byte(strconv.Itoa(len(s)) + ":" + s))
 	}
 	return hex.EncodeToString(h.Sum(nil))
@@ -99,6 +105,12 @@ func checkCachedWith(repo *gitrepo.Repo, target string, docs []Doc, dir string, 
 	}
 	if len(miss) == 0 {
 		return reps, nil, nil
+	}
+	tr := repo.NewTreeReader()
+	err = readTexts(tr, miss)
+	tr.Close()
+	if err != nil {
+		return nil, nil, err
 	}
 	got, err := Check(repo, target, miss)
 	if err != nil {

@@ -43,7 +43,9 @@ func Repo(eng *gitvault.Engine, rev string) (*gitrepo.Repo, string, error) {
 	if at == "" {
 		at = "HEAD"
 	}
-	target, err := repo.ResolveCommit(at)
+	tr := repo.NewTreeReader()
+	target, err := repo.ResolveCommitWith(tr, at)
+	tr.Close()
 	if err != nil {
 		if rev == "" {
 			return nil, "", noHistory{fmt.Sprintf("No commit yet: freshness is read from Git history (%s)", err)}
@@ -156,7 +158,10 @@ func Reports(eng *gitvault.Engine, sel Selection) (target string, reps []Report,
 	var docs []Doc
 	switch {
 	case sel.Rev != "":
-		if docs, err = TreePages(repo, target); err != nil {
+		tr := repo.NewTreeReader()
+		docs, err = treePageBlobs(tr, target)
+		tr.Close()
+		if err != nil {
 			return "", nil, nil, fmt.Errorf("Cannot read the pages at %s: %s", short(target), err)
 		}
 	default:
