@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
-	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // The benchmark of issue 18: 1,000 pages citing 3,000 paths over a

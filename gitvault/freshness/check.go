@@ -50,14 +50,14 @@ const MaxCommits = 10
 
 // Doc is one page or memory to check.
 type Doc struct {
-	Path      string // repository-relative, slash-separated
-	Text      string // the document as read (work tree or the target's tree)
+	Path string // repository-relative, slash-separated
+	Text string // the document as read (work tree or the target's tree)
 	// Blob is the id of the committed blob whose bytes are Text, when the
 	// document was read from a tree ("" when not). The verdict cache keys
 	// the document by it, so Text may be left empty until a verdict must
 	// be computed (CheckCached reads it then).
-	Blob string
-	Memory    bool   // an ECC memory: body citations only, anchored by UpdatedAt
+	Blob      string
+	Memory    bool // an ECC memory: body citations only, anchored by UpdatedAt
 	UpdatedAt time.Time
 	// WorkTree marks a page with uncommitted changes: it is anchored at
 	// the work tree, that is, it was just written against the code at the
