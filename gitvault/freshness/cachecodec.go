@@ -105,6 +105,7 @@ type decoder struct {
 	// skip: the report being read is not wanted; str returns "" without
 	// copying, so skipping a report allocates nothing.
 	skip bool
+	all  string // the whole input; b is always a suffix of it
 }
 
 func (d *decoder) uint() uint64 {
@@ -141,7 +142,10 @@ func (d *decoder) str() string {
 	}
 	var s string
 	if !d.skip {
-		s = string(d.b[:n])
+		// A substring of the file read once as a string: the strings of a
+		// thousand reports cost no allocation (and no fresh memory) each.
+		at := len(d.all) - len(d.b)
+		s = d.all[at : at+int(n)]
 	}
 	d.b = d.b[n:]
 	return s
@@ -251,7 +255,8 @@ func decodeCacheFor(b []byte, want map[string]bool) (cacheFile, error) {
 	if len(b) < len(cacheMagic) || string(b[:len(cacheMagic)]) != string(cacheMagic) {
 		return cacheFile{}, errCacheFormat
 	}
-	d := &decoder{b: b[len(cacheMagic):]}
+	all := string(b)
+	d := &decoder{b: b[len(cacheMagic):], all: all}
 	if d.uint() != cacheVersion {
 		return cacheFile{}, errCacheFormat
 	}

@@ -1,7 +1,9 @@
 package freshness
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,9 +49,45 @@ func TestPrettyJSONMatchesPyjson(t *testing.T) {
 			reps = append(reps, r)
 		}
 		target := s()
+		if got, want := Text(target, reps), textFmt(target, reps); got != want {
+			t.Fatalf("round %d: Text differs from its fmt rendering\ngot:\n%s\nwant:\n%s", round, got, want)
+		}
 		want := pyjson.Pretty(JSON(target, reps))
 		if got := string(PrettyJSON(target, reps)); got != want {
 			t.Fatalf("round %d: PrettyJSON differs from pyjson.Pretty(JSON)\ngot:\n%s\nwant:\n%s", round, got, want)
 		}
 	}
+}
+
+// textFmt is Text as it was written with fmt, the reference for its
+// appended rendering.
+func textFmt(target string, reps []Report) string {
+	var b strings.Builder
+	for _, r := range reps {
+		if r.Verdict == Uncited && len(r.Invalid) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "%-8s %s (anchor %s)\n", r.Verdict, r.Path, anchorText(r.Anchor))
+		for _, c := range r.Citations {
+			if c.Verdict == Fresh && c.NewStart == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "  %-8s %s: %s\n", c.Verdict, c.Citation.String(), c.Why())
+			if c.Verdict == Drifted {
+				for _, k := range c.Commits {
+					fmt.Fprintf(&b, "           %s %s %s (+%d -%d) %s\n", k.Short, k.Date.UTC().Format("2006-01-02"), quoteSubject(k.Subject), k.Added, k.Removed, k.Author)
+				}
+				if c.Count > len(c.Commits) {
+					fmt.Fprintf(&b, "           ... %d more\n", c.Count-len(c.Commits))
+				}
+			}
+		}
+		for _, bad := range r.Invalid {
+			fmt.Fprintf(&b, "  invalid  sources entry %q (line %d): %s\n", bad.Entry, bad.Line, bad.Reason)
+		}
+	}
+	m := Counts(reps)
+	fmt.Fprintf(&b, "%d documents at %s: %d fresh, %d moved, %d drifted, %d missing, %d uncited\n",
+		len(reps), short(target), m[Fresh], m[Moved], m[Drifted], m[Missing], m[Uncited])
+	return b.String()
 }
