@@ -268,16 +268,30 @@ func (c *pageCache) save() {
 	_ = fsx.RemoveFile(deltaPath(c.path))
 }
 
-// lookup returns the usable entry of name for stamp st: same stamp, not
-// racy, and with a conflict verdict when one is needed.
-func (c *pageCache) lookup(name string, st fsx.Stamp, needConflict bool) (cachedPage, bool) {
-	c.mu.RLock()
-	e, ok := c.entries[name]
-	c.mu.RUnlock()
+// usable returns the entry e (ok: there is one) when it may stand in for a
+// read of a page stamped st: same stamp, not racy, and with a conflict
+// verdict when one is needed.
+func usable(e cachedPage, ok bool, st fsx.Stamp, needConflict bool) (cachedPage, bool) {
 	if !ok || e.stamp != st || e.racy() || (needConflict && !e.conflictKnown) {
 		return cachedPage{}, false
 	}
 	return e, true
+}
+
+// snapshot returns the entries of names (have[i]: names[i] has one),
+// under one read lock: on 100,000 pages a lock and a map probe per page
+// from every worker cost more than the whole lookup done once, in order
+// (the profile of issue 19 item 4: the read lock's counter bounced between
+// cores). Only the worker of name i stores name i, so the snapshot is what
+// a lookup at that moment would find.
+func (c *pageCache) snapshot(names []string) (entries []cachedPage, have []bool) {
+	entries, have = make([]cachedPage, len(names)), make([]bool, len(names))
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for i, n := range names {
+		entries[i], have[i] = c.entries[n]
+	}
+	return entries, have
 }
 
 // store records a page just read and parsed.
@@ -298,13 +312,6 @@ func (c *pageCache) store(name string, e cachedPage) {
 		c.dirty = true
 		c.changed[name] = true
 	}
-}
-
-func (c *pageCache) has(name string) bool {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	_, ok := c.entries[name]
-	return ok
 }
 
 // forget drops the entry of a page that no longer reads or parses.
@@ -354,13 +361,14 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 	}
 	defer d.Close()
 	out := make([]LoadedPage, len(names))
+	pre, have := c.snapshot(names)
 	var kept atomic.Int64 // listed names left with an entry
 	parallelWorkers(len(names), func() func(i int) {
 		var buf []byte
 		return func(i int) {
 			name := names[i]
 			if _, ok := skip[name]; ok {
-				if c.has(name) {
+				if have[i] {
 					kept.Add(1)
 				}
 				return
@@ -369,7 +377,7 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 			st, serr := d.Stamp(name)
 			cacheable := serr == nil && st.IsRegular()
 			if cacheable {
-				if e, ok := c.lookup(name, st, withConflict); ok {
+				if e, ok := usable(pre[i], have[i], st, withConflict); ok {
 					out[i].Page = e.page()
 					out[i].Conflict = withConflict && e.confl
 					kept.Add(1)
