@@ -44,7 +44,7 @@ when it starts with "-"):
 
 Filters (each may be repeated: any of the values):
   --type TYPE        page type (pages only)
-  --stack STACK      page stack (pages only)
+  --stack STACK      one item of a page's stack (pages only)
   --status STATUS    page or memory status (memories: active unless given)
   --kind KIND        memory kind (memories only)
   --tag TAG          memory tag (memories only)
