@@ -2,8 +2,13 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/git-echoes/git-echoes/internal/fswatch"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -72,4 +77,47 @@ func FuzzEncodeMessage(f *testing.F) {
 		}
 		checkEncode(t, &jsonrpc.Response{ID: mustID(t, id), Result: json.RawMessage(result)})
 	})
+}
+
+// An answer from memory, sent from its kept JSON, is byte for byte the
+// answer of a server that computes every call (no watcher, no memo).
+func TestMemoAnswerBytes(t *testing.T) {
+	dir := t.TempDir()
+	env := func(string) string { return "" }
+	save := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory_save","arguments":{"title":"Retry <budget> & \u2028 limits","body":"The retry budget is 3 <per> call & no more."}}}`
+	search := func(id int) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"retry budget"}}}`, id)
+	}
+	run := func(w *fswatch.Watcher, stats *MemoStats, lines ...string) []string {
+		s, err := New(Config{Memory: true, Harness: "codex", MemoryCwd: dir, Getenv: env, Watcher: w, Stats: stats})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		if err := Serve(context.Background(), s, strings.NewReader(strings.Join(lines, "\n")+"\n"), &out, 0); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	}
+	run(nil, nil, testInitialize, testInitialized, save)
+	w := fswatch.New(fswatch.Options{})
+	defer w.Close()
+	stats := &MemoStats{}
+	got := run(w, stats, testInitialize, testInitialized, search(3), search(4), search(5))
+	want := run(nil, nil, testInitialize, testInitialized, search(3), search(4), search(5))
+	if w.State().Mode == fswatch.Events && stats.Hits.Load() < 2 {
+		t.Fatalf("the memo answered %s", stats)
+	}
+	t.Log(stats)
+	if len(got) != len(want) {
+		t.Fatalf("got %d lines, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("line %d:\n got %s\nwant %s", i, got[i], want[i])
+		}
+	}
+	if !strings.Contains(got[len(got)-1], `\u003cbudget\u003e`) {
+		t.Errorf("the answer is not the search's: %s", got[len(got)-1])
+	}
 }
