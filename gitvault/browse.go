@@ -115,9 +115,7 @@ func browseParse(p *BrowsePage, text string) {
 	for _, k := range block.Keys {
 		p.Frontmatter = append(p.Frontmatter, FrontmatterField{Key: k.Name, Raw: k.Raw})
 	}
-	if k, ok := block.Get("stack"); ok {
-		p.Stack = stackItems(block, k)
-	}
+	p.Stack = StackOf(block)
 	parsed, err := ParsePage(stripped, true, false)
 	if err != nil {
 		p.Err = ErrorMessage(err)
@@ -138,9 +136,16 @@ func browseParse(p *BrowsePage, text string) {
 	p.Type, p.Status, p.Summary = parsed.Type, parsed.Status, parsed.Summary
 }
 
-// stackItems returns the items of the stack key: an inline [a, b] list, an
-// inline scalar, or the "- item" lines indented below the key.
-func stackItems(b *frontmatter.Block, k frontmatter.Key) []string {
+// StackOf returns the items of a page's stack key: an inline [a, b] list,
+// an inline scalar, or the "- item" lines indented below the key; nil
+// without the key. It is the one reading of stack (issue 17: it was read
+// three ways): the viewer lists and filters these items, find indexes,
+// filters and returns them, review compares and shows them.
+func StackOf(b *frontmatter.Block) []string {
+	k, ok := b.Get("stack")
+	if !ok {
+		return nil
+	}
 	if raw := pytext.Strip(k.Raw); raw != "" {
 		return StackList(raw)
 	}
@@ -156,8 +161,7 @@ func stackItems(b *frontmatter.Block, k frontmatter.Key) []string {
 
 // StackList is the items of a stack value written inline: "[go, docker]"
 // is two items, "go" one, each stripped of surrounding quotes; empty items
-// are dropped. One reading of stack for every reader that lists it (the
-// viewer, find's JSON hits, echoes_find).
+// are dropped (StackOf reads the key with it).
 func StackList(raw string) []string {
 	var items []string
 	add := func(s string) {

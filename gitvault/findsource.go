@@ -1,7 +1,5 @@
 package gitvault
 
-import "github.com/git-echoes/git-echoes/internal/frontmatter"
-
 // The read-side accessors the ranked-search index (gitvault/find, issue 12)
 // needs: the same page listing, daily walk and page parser every other
 // reader uses, so find indexes exactly the pages search scans and reports
@@ -9,9 +7,10 @@ import "github.com/git-echoes/git-echoes/internal/frontmatter"
 
 // PageInfo is what a page's frontmatter says about it.
 type PageInfo struct {
-	Type, Stack, Status string // Status casefolded
-	Summary             string // normalized (echoes-conformance §10); "" without one
-	Deprecated          bool   // status: deprecated (protocol §7.5)
+	Type, Status string   // Status casefolded
+	Stack        []string // StackOf
+	Summary      string   // normalized (echoes-conformance §10); "" without one
+	Deprecated   bool     // status: deprecated (protocol §7.5)
 }
 
 // ParsePageInfo parses one page as the index does (a valued summary is
@@ -21,13 +20,7 @@ func ParsePageInfo(content string) (PageInfo, error) {
 	if err != nil {
 		return PageInfo{}, err
 	}
-	info := PageInfo{Type: p.Type, Status: p.Status, Summary: p.Summary, Deprecated: p.Deprecated()}
-	if k, ok := p.Block.Get("stack"); ok {
-		if s, err := frontmatter.DecodeUnwrittenScalar("stack", k.Raw); err == nil {
-			info.Stack = s
-		}
-	}
-	return info, nil
+	return PageInfo{Type: p.Type, Status: p.Status, Summary: p.Summary, Deprecated: p.Deprecated(), Stack: StackOf(p.Block)}, nil
 }
 
 // PageNames lists the page files of the vault (direct regular non-symlink

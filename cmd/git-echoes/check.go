@@ -15,31 +15,33 @@ import (
 
 func init() { registerCommand("check", runCheck) }
 
-const checkUsage = `usage: git echoes check [--staged | --rev REV | --rev A..B] [--format text|json|github|codequality] [--strict] [--require-tracked] [--workspace PATH]
+const checkUsage = `usage: git echoes check [--staged | --rev REV | --rev A..B]
+                        [--format text|json|github|codequality] [--strict]
+                        [--require-tracked] [--workspace PATH]
 
 Fail-closed gate for EchoesVault and ECC memory content: validates every page
 (frontmatter, summary), page-name collisions, Git conflict markers in
-EchoesVault/**/*.md and team memories, unmerged vault and memory paths, the protocol marker, vault paths
-that cannot exist on Windows (reserved names such as CON or aux.png, the
-characters <>:"|?*, control characters, a trailing '.' or space; rule
-windows-name, reported on every OS), page names holding a control,
-line-separator or bidi-control character (rule unsafe-name: the index and the
-session context copy them verbatim), and local-only files (EchoesVault/index.md,
-.echoes-vault/state.json, .echoes-vault/lock, legacy state files, the
-runtime's cache, temporary files of interrupted writes) that are tracked or
-committed. It also scans EchoesVault Markdown files (pages, daily entries, raw
-sources; not the generated index.md) and team memories for known credential
-shapes (the finding names the file, line and family, never the value),
-validates the team memories under .ecc/memory/team/ as the memory
+EchoesVault/**/*.md and team memories, unmerged vault and memory paths, the
+protocol marker, vault paths that cannot exist on Windows (reserved names such
+as CON or aux.png, the characters <>:"|?*, control characters, a trailing '.'
+or space; rule windows-name, reported on every OS), page names holding a
+control, line-separator or bidi-control character (rule unsafe-name: the index
+and the session context copy them verbatim), and local-only files
+(EchoesVault/index.md, .echoes-vault/state.json, .echoes-vault/lock, legacy
+state files, the runtime's cache, temporary files of interrupted writes) that
+are tracked or committed. It also scans EchoesVault Markdown files (pages,
+daily entries, raw sources; not the generated index.md) and team memories for
+known credential shapes (the finding names the file, line and family, never
+the value), validates the team memories under .ecc/memory/team/ as the memory
 readers and doctor read them, refuses project-scope memories
 (.ecc/memory/project/) in the index or a commit, and reports [[wikilinks]] to
 missing pages and ![[embeds]] missing from EchoesVault/assets/ (links in code
 spans and fenced code blocks are not links). A page's sources: entries that
 are not citations (absolute, leaving the repository with .., empty, not a
-string, a list over 64 entries) are warnings; the page stays valid. With
---rev A..B it also reports the pages that cite code the range changed but
-were not updated in it (memory-stale, see below). A repository without a
-vault passes, so the gate can run everywhere.
+string, a list over 64 entries) are warnings; the page stays valid. With --rev
+A..B it also reports the pages that cite code the range changed but were not
+updated in it (memory-stale, see below). A repository without a vault passes,
+so the gate can run everywhere.
 
 Rules and severities (errors fail the gate; warnings are reported, as
 ::warning annotations with --format github, and fail only with --strict):
@@ -47,7 +49,8 @@ Rules and severities (errors fail the gate; warnings are reported, as
   name-collision            error    page names equal after NFC and case folding
   conflict-marker           error    an unresolved Git conflict marker
   unmerged-path             error    an unresolved merge in the index
-  marker-invalid            error    the protocol marker is unreadable or unsupported
+  marker-invalid            error    the protocol marker is unreadable or
+                                     unsupported
   marker-missing            error    a vault without its protocol marker
   windows-name              error    a vault or team memory path that cannot
                                      exist on Windows
@@ -64,11 +67,14 @@ Rules and severities (errors fail the gate; warnings are reported, as
   memory-duplicate-id       error    two team memories with one id
   memory-truncated          error    the team vault exceeds the memory scan's
                                      budget, so every memory read is incomplete
-  memory-project-committed  error    a project-scope memory is tracked or committed
-  memory-broken-link        warning  a team memory links to an id no team memory holds
+  memory-project-committed  error    a project-scope memory is tracked or
+                                     committed
+  memory-broken-link        warning  a team memory links to an id no team
+                                     memory holds
   memory-symlink            warning  a symbolic link in the team memory vault
   wikilink-missing          warning  a [[link]] to a page that does not exist
-  asset-missing             warning  an ![[embed]] missing from EchoesVault/assets/
+  asset-missing             warning  an ![[embed]] missing from
+                                     EchoesVault/assets/
   source-invalid            warning  a sources: entry that is not a citation
                                      (the entry is ignored, the page valid)
   memory-stale              warning  --rev A..B: a page not updated in the range
@@ -76,7 +82,8 @@ Rules and severities (errors fail the gate; warnings are reported, as
                                      path, the range's commits)
 
 Sources (one snapshot, read-only):
-  (default)          the work tree; local-only files are checked against the index
+  (default)          the work tree; local-only files are checked against the
+                     index
   --staged           the blobs of the Git index ($GIT_INDEX_FILE when set):
                      exactly what the next commit will contain (pre-commit hook)
   --rev REV          the tree of a commit, from the object store (CI gate)
@@ -91,10 +98,11 @@ Sources (one snapshot, read-only):
                      the page or git echoes confirm PAGE in the range clears it
 
 Options:
-  --format FORMAT    text (default), json, github (workflow-command annotations),
-                     or codequality (a GitLab Code Quality report: a JSON array
-                     of description, check_name, fingerprint, severity and
-                     location; stable fingerprints, see docs/ci.md)
+  --format FORMAT    text (default), json, github (workflow-command
+                     annotations), or codequality (a GitLab Code Quality
+                     report: a JSON array of description, check_name,
+                     fingerprint, severity and location; stable
+                     fingerprints, see docs/ci.md)
   --strict           warnings fail the gate too
   --require-tracked  also fail when durable vault files in the work tree are not
                      tracked by Git (not with --rev)

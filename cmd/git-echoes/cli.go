@@ -33,46 +33,47 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runEchoes(args, stdin, stdout, stderr)
 }
 
-const usageText = `usage: git echoes [--workspace PATH] [--agent NAME] [--adapter-version V] <command> [options]
+const usageText = `usage: git echoes [--workspace PATH] [--agent NAME] [--adapter-version V]
+                  <command> [options]
 
 EchoesVault Protocol 1.0.0 runtime commands:
-  init | migrate | upgrade          create or upgrade the vault and agent adapters
-  protocol                          report engine, adapter and protocol versions
-  configure-agents                  repair generated agent adapters
+  init | migrate | upgrade        create or upgrade the vault and adapters
+  protocol                        engine, adapter and protocol versions
+  configure-agents                repair generated agent adapters
   inspect | status [--format json|card]
-                                    read-only health report
-  hydrate                           refresh the ignored index and local state
-  start [--recent N] [--rev REV]    refresh the index and print the session context
+                                  read-only health report
+  hydrate                         refresh the ignored index and local state
+  start [--recent N] [--rev REV]  refresh the index, print the session context
   search QUERY [--limit N] [--rev REV]
-                                    literal case-insensitive search of page bodies
-  find QUERY [options]              ranked search of pages, daily entries and memories
-  import SOURCE [options]           bring an MCP memory graph, notes or an AGENTS.md section in
-  append [--payload PATH|-]         write one unique scratchpad entry
-  upsert [--payload PATH|-]         create or replace one page (expectedSha256 for updates)
+                                  literal case-insensitive search of pages
+  find QUERY [options]            ranked search of pages, daily and memories
+  import SOURCE [options]         bring in a memory graph, notes or AGENTS.md
+  append [--payload PATH|-]       write one unique scratchpad entry
+  upsert [--payload PATH|-]       create or replace one page
   end --confirm-explicit-user-end [--payload PATH|-]
-                                    finalize the session (explicit user request only)
-  hash FILENAME                     SHA-256 of a page's current text
-  rebuild-index                     validate pages and regenerate index.md
+                                  finalize the session (explicit request only)
+  hash FILENAME                   SHA-256 of a page's current text
+  rebuild-index                   validate pages and regenerate index.md
 
 Git integration, agents and the ECC memory vault (each has --help):
-  check [--staged | --rev REV]      fail-closed gate over the work tree, index or a commit
-  diff [A [B] | A..B | A...B]       what changed in memory between two snapshots (review)
-  log PAGE|MEMORY-ID [--follow]     the history of one page or memory
-  stale [PAGE...] [--strict]        which pages cite code that changed since they were written
-  confirm PAGE                      record that a page was re-checked against HEAD
-  hooks install|uninstall|status    pre-commit / pre-merge-commit check, post-merge hydrate
-  merge-driver                      page-aware three-way merge driver and its installer
-  hook session-start                Claude Code / Codex SessionStart status card
-  memory <command>                  ecc.memory.v1: init, save, handoff, search, read, doctor
-  mcp                               stdio MCP server for both vaults
+  check [--staged | --rev REV]    fail-closed gate: work tree, index or commit
+  diff [A [B] | A..B | A...B]     what changed in memory (review)
+  log PAGE|MEMORY-ID [--follow]   the history of one page or memory
+  stale [PAGE...] [--strict]      pages citing code changed since written
+  confirm PAGE                    record a page re-checked against HEAD
+  hooks install|uninstall|status  pre-commit check, post-merge hydrate
+  merge-driver                    page-aware three-way merge driver
+  hook session-start              Claude Code / Codex SessionStart card
+  memory <command>                ecc.memory.v1: save, handoff, search, read...
+  mcp                             stdio MCP server for both vaults
   serve [--port N] [--open] [--scope user]
-                                    read-only local web viewer of both vaults
+                                  read-only local web viewer of both vaults
 
 Help and setup:
-  help [COMMAND]                    this overview, or the help of one command
-  version | --version               version, commit, Go, protocol and engine versions
+  help [COMMAND]                  this overview, or the help of one command
+  version | --version             version, commit, Go, protocol and engine
   completion bash|zsh|fish|powershell
-                                    shell completion script
+                                  shell completion script
 `
 
 // usageError is a command-line usage problem: usage text on stderr, exit 2.

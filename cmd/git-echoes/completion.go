@@ -48,7 +48,8 @@ right when git-echoes is upgraded.
 bash: the script defines _git_echoes, which Git's own completion calls for
 "git echoes", and completes git-echoes too. With bash-completion, save it
 where it is loaded on demand:
-  git echoes completion bash > ~/.local/share/bash-completion/completions/git-echoes
+  git echoes completion bash \
+    > ~/.local/share/bash-completion/completions/git-echoes
 or load it from ~/.bashrc:
   source <(git echoes completion bash)
 

@@ -16,7 +16,11 @@ import (
 
 func init() { registerCommand("find", runFind) }
 
-const findUsage = `usage: git echoes find QUERY [--daily] [--scope SCOPE] [--type TYPE] [--stack STACK] [--status STATUS] [--kind KIND] [--tag TAG] [--since DATE] [--limit N] [--budget N] [--format json|text|markdown] [--rebuild] [--workspace PATH]
+const findUsage = `usage: git echoes find QUERY [--daily] [--scope SCOPE] [--type TYPE]
+                       [--stack STACK] [--status STATUS] [--kind KIND]
+                       [--tag TAG] [--since DATE] [--limit N] [--budget N]
+                       [--format json|text|markdown] [--rebuild]
+                       [--workspace PATH]
        git echoes find --rebuild [--scope SCOPE] [--workspace PATH]
 
 Ranked search (BM25) over the EchoesVault pages (title line, summary and
@@ -40,7 +44,7 @@ when it starts with "-"):
 
 Filters (each may be repeated: any of the values):
   --type TYPE        page type (pages only)
-  --stack STACK      page stack (pages only)
+  --stack STACK      one item of a page's stack (pages only)
   --status STATUS    page or memory status (memories: active unless given)
   --kind KIND        memory kind (memories only)
   --tag TAG          memory tag (memories only)
@@ -63,11 +67,11 @@ Output:
 The index is derived and local: under the Git directory (.git/echoes/find,
 shared by linked worktrees, one index per work tree) or, outside Git, under
 .echoes-vault/cache/find. It is never committed and never authoritative:
-every query revalidates it by file identity (path, size, mtime, ctime, inode) and
-re-indexes only what changed; an index that is corrupt, foreign or from
-another version is rebuilt; deleting it loses nothing. hydrate refreshes
-an existing index (it never builds one). A page that does not parse is skipped and reported (search still scans
-it).
+every query revalidates it by file identity (path, size, mtime, ctime,
+inode) and re-indexes only what changed; an index that is corrupt, foreign
+or from another version is rebuilt; deleting it loses nothing. hydrate
+refreshes an existing index (it never builds one). A page that does not
+parse is skipped and reported (search still scans it).
 
 Exit status: 0 answered (with or without hits); 2 usage error (empty or
 oversized query, unbalanced quote, unknown option or filter value, budget

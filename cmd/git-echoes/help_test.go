@@ -264,3 +264,20 @@ func TestCompletionFlagsAreAccepted(t *testing.T) {
 		t.Errorf("check --no-such-option: exit %d", code)
 	}
 }
+
+// TestHelpFitsEightyColumns (issue 17: "check --help has a 104-column
+// line"): every line of the overview and of every command's help, as
+// --help and `help NAME` print them, fits a terminal of 80 columns.
+func TestHelpFitsEightyColumns(t *testing.T) {
+	texts := map[string]string{"git echoes --help": usageText}
+	for _, tp := range topics() {
+		texts["git echoes help "+tp.name] = tp.text
+	}
+	for name, text := range texts {
+		for i, l := range strings.Split(text, "\n") {
+			if w := columns(l); w > 80 {
+				t.Errorf("%s, line %d: %d columns:\n%s", name, i+1, w, l)
+			}
+		}
+	}
+}

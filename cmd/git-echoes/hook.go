@@ -12,11 +12,12 @@ func init() { registerCommand("hook", runHook) }
 const hookUsage = `usage: git echoes hook <name>
 
 Agent hooks (read the event JSON on stdin, print the hook response):
-  session-start    Claude Code / Codex SessionStart: the read-only vault status card,
-                   then one line per page, among the 8 changed most recently,
-                   that cites code changed since it was written (drifted or
-                   missing, as git echoes stale says); nothing when freshness
-                   cannot be read from Git (no commit, a shallow boundary)
+  session-start    Claude Code / Codex SessionStart: the read-only vault status
+                   card, then one line per page, among the 8 changed most
+                   recently, that cites code changed since it was written
+                   (drifted or missing, as git echoes stale says); nothing when
+                   freshness cannot be read from Git (no commit, a shallow
+                   boundary)
 `
 
 // runHook dispatches `git echoes hook <name>`. Hooks always exit 0 once

@@ -18,13 +18,13 @@ func init() { registerCommand("hooks", runGitHooks) }
 const gitHooksUsage = `usage: git echoes hooks install|uninstall|status [--force] [--workspace PATH]
 
 Git hooks for EchoesVault repositories:
-  pre-commit   runs "git echoes check --staged"; a failing check blocks the commit,
-               and so does a missing git-echoes on PATH (fail closed)
+  pre-commit   runs "git echoes check --staged"; a failing check blocks the
+               commit, and so does a missing git-echoes on PATH (fail closed)
   pre-merge-commit
                the same check for merge commits git creates by itself (a
                clean merge can still make two page names collide)
-  post-merge   runs "git echoes hydrate" to refresh the ignored index; never fails
-               the merge, silent when the repository has no vault
+  post-merge   runs "git echoes hydrate" to refresh the ignored index; never
+               fails the merge, silent when the repository has no vault
 
 Hooks are written to core.hooksPath when set (relative to the work-tree top),
 otherwise to the hooks directory shared by all linked worktrees. Existing

@@ -18,7 +18,10 @@ import (
 
 func init() { registerCommand("import", runImport) }
 
-const importUsage = `usage: git echoes import SOURCE [--from mcp-memory|basic-memory|obsidian|agents-md] [--section HEADING] [--into pages|memories] [--dry-run] [--force] [--format json|text] [--workspace PATH]
+const importUsage = `usage: git echoes import SOURCE
+                         [--from mcp-memory|basic-memory|obsidian|agents-md]
+                         [--section HEADING] [--into pages|memories] [--dry-run]
+                         [--force] [--format json|text] [--workspace PATH]
 
 Bring the memory you already have into the vault (issue 21).
 

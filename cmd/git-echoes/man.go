@@ -27,7 +27,7 @@ const (
 	// manDate is the date the pages show. It is fixed, not the build
 	// date, so that generating them is reproducible; move it forward when
 	// the help texts change.
-	manDate = "2026-12-01"
+	manDate = "2026-12-02"
 )
 
 // manIntro opens the DESCRIPTION of git-echoes(1); the command overview
@@ -86,15 +86,66 @@ func manPages() []*manpage.Page {
 	return pages
 }
 
-// groupPage is the page of a command group: its help text, whole.
+// groupPage is the page of a command group: its help text, whole, with
+// the "Options:" list as OPTIONS and the "Exit status:" paragraph as EXIT
+// STATUS, where man(7) readers look for them (issue 17).
 func groupPage(t *helpTopic) *manpage.Page {
 	usage, rest := manpage.SplitUsage(t.text)
+	desc, options, exit := splitGroupText(rest)
+	sections := []manpage.Section{{Heading: "DESCRIPTION", Body: manpage.Text(desc)}}
+	if options != "" {
+		sections = append(sections, manpage.Section{Heading: "OPTIONS", Body: manpage.Text(options)})
+	}
+	if exit != "" {
+		sections = append(sections, manpage.Section{Heading: "EXIT STATUS", Body: manpage.Text(exit)})
+	}
+	sections = append(sections, manpage.Section{Heading: "SEE ALSO", Body: manpage.Text("git-echoes(1)\n")})
 	return &manpage.Page{Name: t.page, Section: "1", Date: manDate, Source: manSource, Manual: manManual, Summary: t.summary,
-		Synopsis: usage,
-		Sections: []manpage.Section{
-			{Heading: "DESCRIPTION", Body: manpage.Text(rest)},
-			{Heading: "SEE ALSO", Body: manpage.Text("git-echoes(1)\n")},
-		}}
+		Synopsis: usage, Sections: sections}
+}
+
+// splitGroupText cuts the body of a command group's help text into its
+// description, the list under an "Options:" line, and the "Exit status:"
+// paragraph (the words after the colon, or the list under it). Each part
+// ends at the next line that starts in the first column after a blank
+// line; what follows goes back to the description, so nothing is lost.
+func splitGroupText(rest string) (desc, options, exit string) {
+	var d, o, x strings.Builder
+	cur := &d
+	blank := true
+	for _, l := range strings.SplitAfter(rest, "\n") {
+		body := strings.TrimRight(l, "\n")
+		top := body != "" && body[0] != ' '
+		switch {
+		case top && body == "Options:":
+			cur = &o
+			blank = false
+			continue
+		case top && strings.HasPrefix(body, "Exit status:"):
+			cur = &x
+			blank = false
+			if after := strings.TrimSpace(body[len("Exit status:"):]); after != "" {
+				x.WriteString(after + "\n")
+			}
+			continue
+		case top && blank && cur != &d:
+			cur = &d
+		}
+		blank = body == ""
+		if blank && cur != &d && cur.Len() == 0 {
+			continue
+		}
+		cur.WriteString(l)
+	}
+	return d.String(), strings.TrimRight(o.String(), "\n") + nl(o.Len()), strings.TrimRight(x.String(), "\n") + nl(x.Len())
+}
+
+// nl is the one line end of a non-empty part.
+func nl(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return "\n"
 }
 
 // globalOptionsText lists the global options with the descriptions they

@@ -118,7 +118,15 @@ func TestManPagesHoldHelpTexts(t *testing.T) {
 		for _, u := range usage {
 			check(page, "the usage of "+tp.name, u)
 		}
-		check(page, "the help of "+tp.name, body)
+		if tp.page == "" {
+			check(page, "the help of "+tp.name, body)
+			continue
+		}
+		// A group page holds its help in three sections (groupPage).
+		desc, options, exit := splitGroupText(body)
+		check(page, "the help of "+tp.name, desc)
+		check(page, "the options of "+tp.name, options)
+		check(page, "the exit status of "+tp.name, exit)
 	}
 	fs, _ := globalFlagSet()
 	for _, name := range []string{"workspace", "agent", "adapter-version", "version"} {
@@ -190,5 +198,45 @@ func TestGitHelpOpensManPage(t *testing.T) {
 	out, err = run(withBin, manPath, "-w", "git-echoes")
 	if err != nil || strings.TrimSpace(out) != filepath.Join(pages, "git-echoes.1") {
 		t.Errorf("man -w git-echoes with %s/bin on PATH: %v\n%s", prefix, err, out)
+	}
+}
+
+// TestGroupPageSections (issue 17: "the group pages put options and exit
+// status inside DESCRIPTION"): a group's "Options:" list and "Exit
+// status:" paragraph become the page's OPTIONS and EXIT STATUS sections;
+// every other line stays in DESCRIPTION, in order.
+func TestGroupPageSections(t *testing.T) {
+	rest := "\nDoes things.\n\nOptions:\n  --fast   go fast\n  --slow   go slow\n\nExit status: 0 ok, 1 not ok,\n2 usage.\n\nSee also the README.\n"
+	desc, options, exit := splitGroupText(rest)
+	if desc != "\nDoes things.\n\nSee also the README.\n" {
+		t.Errorf("description %q", desc)
+	}
+	if options != "  --fast   go fast\n  --slow   go slow\n" {
+		t.Errorf("options %q", options)
+	}
+	if exit != "0 ok, 1 not ok,\n2 usage.\n" {
+		t.Errorf("exit status %q", exit)
+	}
+	desc, _, exit = splitGroupText("\nText.\n\nExit status:\n  0  ok\n  1  not ok\n")
+	if desc != "\nText.\n\n" || exit != "  0  ok\n  1  not ok\n" {
+		t.Errorf("listed exit status: %q %q", desc, exit)
+	}
+	// Every group page that has an "Options:" list or an exit status in
+	// its help shows it in its own section, not in DESCRIPTION.
+	for _, tp := range topics() {
+		if tp.page == "" {
+			continue
+		}
+		page := string(groupPage(tp).Render())
+		d := page[strings.Index(page, ".SH DESCRIPTION"):]
+		if i := strings.Index(d, "\n.SH "); i >= 0 {
+			d = d[:i]
+		}
+		if strings.Contains(tp.text, "\nExit status:") && (!strings.Contains(page, ".SH \"EXIT STATUS\"") && !strings.Contains(page, ".SH EXIT STATUS") || strings.Contains(d, "Exit status")) {
+			t.Errorf("%s: exit status not in its own section", tp.page)
+		}
+		if strings.Contains(tp.text, "\nOptions:\n") && (!strings.Contains(page, ".SH OPTIONS") || strings.Contains(d, "Options:")) {
+			t.Errorf("%s: options not in their own section", tp.page)
+		}
 	}
 }

@@ -25,8 +25,8 @@ import (
 
 func init() { registerCommand("mcp", runMCP) }
 
-const mcpUsage = `usage: git echoes mcp [--workspace PATH] [--agent NAME] [--memory] [--vault] [--max-output N]
-                      [--no-watch] [--verbose]
+const mcpUsage = `usage: git echoes mcp [--workspace PATH] [--agent NAME] [--memory] [--vault]
+                      [--max-output N] [--no-watch] [--verbose]
 
 Serve the memory_* (ECC memory vault) and echoes_* (EchoesVault) tools over
 stdio. --memory or --vault serves only that set, with its resources

@@ -21,10 +21,13 @@ const memoryUsage = `Usage: git echoes memory <command> [options]
 
 Commands:
   init [--scope project|team|user]... [--json]
-  save --title <text> (--stdin | --body-file <path>) [--kind <kind>] [--scope <scope>]
-       [--source-harness <h> | --from <h>] [--target <h>]... [--tag <t>]... [--link <id>]... [--json]
-  handoff --from <h> --target <h>... --title <text> (--stdin | --body-file <path>) [options]
-  search [words...] [--scope <s>]... [--kind <k>]... [--target-harness <h>] [--limit <n>] [--rev <rev>] [--json]
+  save --title <text> (--stdin | --body-file <path>) [--kind <kind>]
+       [--scope <scope>] [--source-harness <h> | --from <h>] [--target <h>]...
+       [--tag <t>]... [--link <id>]... [--json]
+  handoff --from <h> --target <h>... --title <text>
+          (--stdin | --body-file <path>) [options]
+  search [words...] [--scope <s>]... [--kind <k>]... [--target-harness <h>]
+         [--limit <n>] [--rev <rev>] [--json]
   read <id> [--scope <s>]... [--rev <rev>] [--json]
   doctor [--scope <s>]... [--json]
 

@@ -15,7 +15,9 @@ import (
 
 func init() { registerCommand("merge-driver", runMergeDriver) }
 
-const mergeDriverUsage = `usage: git echoes merge-driver [--ours-label L] [--base-label L] [--theirs-label L] [--diff3] BASE OURS THEIRS [PATH]
+const mergeDriverUsage = `usage: git echoes merge-driver [--ours-label L] [--base-label L]
+                               [--theirs-label L] [--diff3] BASE OURS THEIRS
+                               [PATH]
        git echoes merge-driver install [--binary PATH] [--workspace PATH]
        git echoes merge-driver uninstall [--workspace PATH]
 
@@ -34,7 +36,8 @@ finding it on PATH, for git clients started with another PATH; the path is
 quoted for the shell git runs drivers with, and on Windows written with
 forward slashes (C:/Program Files/...).
 With git 2.44 or later, the labels can name the branches:
-  driver = git echoes merge-driver --ours-label %X --theirs-label %Y --base-label %S %O %A %B %P
+  driver = git echoes merge-driver --ours-label %X --theirs-label %Y \
+           --base-label %S %O %A %B %P
 
 Exit status: 0 merged cleanly (or installed), 1 conflict markers written,
 2 usage or I/O error (OURS left unchanged).

@@ -22,7 +22,9 @@ func init() {
 	registerCommand("log", runLog)
 }
 
-const diffUsage = `usage: git echoes diff [REV_A [REV_B] | A..B | A...B] [--worktree] [--format markdown|json|text] [--strict] [--workspace PATH]
+const diffUsage = `usage: git echoes diff [REV_A [REV_B] | A..B | A...B] [--worktree]
+                       [--format markdown|json|text] [--strict]
+                       [--workspace PATH]
 
 What changed in memory between two snapshots: pages added, removed,
 renamed (git's rename detection: exact renames, then similarity >= 50%)
@@ -69,7 +71,8 @@ Exit status:
      the merge base, or an unreadable repository
 `
 
-const logUsage = `usage: git echoes log PAGE|MEMORY-ID [--follow] [--limit N] [--rev REV] [--format text|json] [--workspace PATH]
+const logUsage = `usage: git echoes log PAGE|MEMORY-ID [--follow] [--limit N] [--rev REV]
+                      [--format text|json] [--workspace PATH]
 
 The history of one page (a page file name such as auth.md, or its path
 EchoesVault/pages/auth.md) or one ECC memory (its id; the memory is found

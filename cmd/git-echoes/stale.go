@@ -24,7 +24,9 @@ func init() {
 	registerCommand("confirm", runConfirm)
 }
 
-const staleUsage = `usage: git echoes stale [PAGE...] [--rev REV] [--memories] [--format text|json|markdown] [--strict] [--workspace PATH]
+const staleUsage = `usage: git echoes stale [PAGE...] [--rev REV] [--memories]
+                        [--format text|json|markdown] [--strict]
+                        [--workspace PATH]
 
 Which pages cite code that changed since they were written. A citation is
 a frontmatter "sources:" entry (path, path:LINE or path:START-END, a file

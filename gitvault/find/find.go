@@ -64,7 +64,7 @@ type Hit struct {
 	Title      string
 	Summary    string
 	Type       string
-	Stack      string
+	Stack      []string // a page's stack items (gitvault.StackOf)
 	Status     string
 	Kind       string
 	Scope      string
@@ -309,7 +309,14 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 		in("d.ftype", opt.Types, true)
 	}
 	if len(opt.Stacks) > 0 {
-		in("d.fstack", opt.Stacks, true)
+		// Any of the values, each one item of the page's stack
+		// (stackFields).
+		ors := make([]string, len(opt.Stacks))
+		for i, v := range opt.Stacks {
+			ors[i] = "instr(d.fstack, ?) > 0"
+			args = append(args, "\n"+pytext.Casefold(pytext.Strip(v))+"\n")
+		}
+		where = append(where, "("+strings.Join(ors, " OR ")+")")
 	}
 	if len(opt.Kinds) > 0 {
 		in("d.kind", opt.Kinds, false)
@@ -368,15 +375,18 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 	var cands []cand
 	for rows.Next() {
 		var c cand
-		var tags, links string
+		var tags, links, stack string
 		h := &c.hit
-		if err := rows.Scan(&c.id, &h.Score, &h.Source, &h.File, &h.ID, &h.Title, &h.Summary, &h.Type, &h.Stack,
+		if err := rows.Scan(&c.id, &h.Score, &h.Source, &h.File, &h.ID, &h.Title, &h.Summary, &h.Type, &stack,
 			&h.Status, &h.Kind, &h.Scope, &tags, &links, &c.line0); err != nil {
 			rows.Close()
 			return err
 		}
 		h.Score = -h.Score // bm25 is lower for better matches
 		h.Tags = strings.Fields(tags)
+		if stack != "" {
+			h.Stack = strings.Split(stack, "\n")
+		}
 		if links != "" {
 			c.links = strings.Split(links, "\n")
 		}

@@ -337,6 +337,37 @@ func TestFiltersAndDaily(t *testing.T) {
 	}
 }
 
+// A page's stack is its items, read as the viewer and review read it
+// (gitvault.StackOf, issue 17): an inline list, a scalar or a block list;
+// --stack matches one item, and a hit lists the items.
+func TestStackItems(t *testing.T) {
+	eng := newVault(t, false)
+	writePage(t, eng, "inline", pageText("note", "[Go, docker]", "active", "i", "wombat"))
+	writePage(t, eng, "block", "---\ntype: note\nstack:\n  - rust\n  - Docker\nstatus: active\nsummary: b\n---\nwombat\n")
+	writePage(t, eng, "scalar", pageText("note", "go", "active", "s", "wombat"))
+	writePage(t, eng, "prefix", pageText("note", "[dock]", "active", "p", "wombat"))
+	for _, tc := range []struct {
+		stacks []string
+		want   []string
+	}{
+		{[]string{"docker"}, []string{"EchoesVault/pages/block.md", "EchoesVault/pages/inline.md"}},
+		{[]string{"GO"}, []string{"EchoesVault/pages/inline.md", "EchoesVault/pages/scalar.md"}},
+		{[]string{"rust", "dock"}, []string{"EchoesVault/pages/block.md", "EchoesVault/pages/prefix.md"}},
+		{[]string{"[go, docker]"}, nil},
+	} {
+		got := sorted(hitNames(mustFind(t, eng, Options{Query: "wombat", Stacks: tc.stacks})))
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("--stack %v: got %v, want %v", tc.stacks, got, tc.want)
+		}
+	}
+	for _, h := range mustFind(t, eng, Options{Query: "wombat"}).Hits {
+		want := map[string][]string{"inline.md": {"Go", "docker"}, "block.md": {"rust", "Docker"}, "scalar.md": {"go"}, "prefix.md": {"dock"}}[filepath.Base(h.File)]
+		if !slices.Equal(h.Stack, want) {
+			t.Errorf("%s: stack %q, want %q", h.File, h.Stack, want)
+		}
+	}
+}
+
 func TestBestLinesAndBudget(t *testing.T) {
 	eng := newVault(t, false)
 	for _, n := range []string{"p1", "p2", "p3", "p4"} {

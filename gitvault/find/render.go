@@ -1,7 +1,6 @@
 package find
 
 import (
-	"github.com/git-echoes/git-echoes/gitvault"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -54,7 +53,7 @@ func (r *Result) json(hits []Hit, omitted int) pyjson.Value {
 		switch h.Source {
 		case SourcePage:
 			o.Set("summary", pyjson.Str(h.Summary)).Set("type", pyjson.Str(h.Type)).
-				Set("stack", pyjson.Strs(nonNil(gitvault.StackList(h.Stack)))).Set("status", pyjson.Str(h.Status)).
+				Set("stack", pyjson.Strs(nonNil(h.Stack))).Set("status", pyjson.Str(h.Status)).
 				Set("deprecated", pyjson.Boolean(h.Deprecated))
 			if h.Deprecated {
 				o.Set("replacedBy", pyjson.Strs(nonNil(h.ReplacedBy)))
@@ -110,7 +109,7 @@ func (r *Result) text(hits []Hit, omitted int, md bool) string {
 		var meta []string
 		switch h.Source {
 		case SourcePage:
-			meta = []string{h.Type, h.Stack, h.Status}
+			meta = []string{h.Type, strings.Join(h.Stack, ", "), h.Status}
 		case SourceMemory:
 			meta = []string{h.Scope, h.Kind, h.Status}
 			if len(h.Tags) > 0 {

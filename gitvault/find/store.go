@@ -37,7 +37,7 @@ import (
 
 // formatVersion names the schema; with analysis.Version it is checked on
 // every open.
-const formatVersion = "git-echoes-find/4" // 2: ctime in the file identity; 3: each surface once per document; 4: a page's name in its title column
+const formatVersion = "git-echoes-find/5" // 2: ctime in the file identity; 3: each surface once per document; 4: a page's name in its title column; 5: stack items, one per line
 
 const schema = `
 CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);

@@ -41,7 +41,8 @@ type doc struct {
 	fid               fsx.Stamp
 	hash, invalid     string
 	title, summary    string
-	typ, stack        string
+	typ               string
+	stack             []string // gitvault.StackOf
 	status            string
 	kind, scope, id   string
 	tags              []string
@@ -414,6 +415,17 @@ func uniqueSurfaces(s string, seen map[string]struct{}) string {
 		out = append(out, t...)
 	}
 	return string(out)
+}
+
+// stackFields stores a page's stack items one per line, as shown, and
+// casefolded between newlines ("\ngo\ndocker\n"), so that --stack X is
+// one instr() of "\nx\n": an item, not the whole written value.
+func stackFields(items []string) (shown, folded string) {
+	if len(items) == 0 {
+		return "", ""
+	}
+	shown = strings.Join(items, "\n")
+	return shown, "\n" + pytext.Casefold(shown) + "\n"
 }
 
 // tagField stores tags as " a b " so a tag filter is one instr().

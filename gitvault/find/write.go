@@ -74,9 +74,10 @@ func (w *txWriter) touch(d *doc, now, id int64) error {
 }
 
 func (w *txWriter) insertDoc(d *doc, now int64) error {
+	stack, fstack := stackFields(d.stack)
 	res, err := w.exec(stInsertDoc,
 		d.key, d.source, d.path, int64(d.fid.Mode), d.fid.Size, d.fid.Mtime, d.fid.Ctime, d.fid.Dev, d.fid.Ino, now, d.hash, d.invalid,
-		d.title, d.summary, d.typ, d.stack, d.status, pytext.Casefold(d.typ), pytext.Casefold(d.stack),
+		d.title, d.summary, d.typ, stack, d.status, pytext.Casefold(d.typ), fstack,
 		d.kind, d.scope, d.id, tagField(d.tags), d.date, strings.Join(d.links, "\n"), d.bodyLine)
 	if err != nil {
 		return err

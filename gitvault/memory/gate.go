@@ -104,21 +104,16 @@ func CheckFiles(scope string, files []GateFile) (issues []GateIssue, documents i
 		for _, l := range SecretLines(text) {
 			out = append(out, GateIssue{Rel: rel, Code: GateSecret, Line: l.Line, Labels: l.Labels})
 		}
-		m, err := ParseDocument(text)
-		if err != nil {
-			out = append(out, GateIssue{Rel: rel, Code: DiagInvalidDocument})
-			continue
+		switch m, code := judge(text, scope, rel); code {
+		case "":
+			docs = append(docs, valid{rel, m})
+		case DiagInvalidDocument:
+			out = append(out, GateIssue{Rel: rel, Code: code})
+		case DiagSuspectedSecret:
+			out = append(out, GateIssue{Rel: rel, Code: code, ID: m.ID, Labels: secretsOnRead(m)})
+		default:
+			out = append(out, GateIssue{Rel: rel, Code: code, ID: m.ID})
 		}
-		first, _, nested := strings.Cut(rel, "/")
-		if m.Scope != scope || !nested || first != m.Kind+"s" {
-			out = append(out, GateIssue{Rel: rel, Code: DiagLocationMismatch, ID: m.ID})
-			continue
-		}
-		if labels := secretsOnRead(m); len(labels) > 0 {
-			out = append(out, GateIssue{Rel: rel, Code: DiagSuspectedSecret, ID: m.ID, Labels: labels})
-			continue
-		}
-		docs = append(docs, valid{rel, m})
 	}
 	byID := map[string][]string{}
 	for _, d := range docs {

@@ -335,23 +335,34 @@ func (s *scanner) examine(root, rootReal string, rootOK bool, scope, rel string,
 // examineText is examine's verdict on a document's text.
 func examineText(text, scope, rel string) fileOutcome {
 	o := fileOutcome{readOK: true, size: len(text)}
-	m, err := ParseDocument(text)
-	if err != nil {
-		o.code = DiagInvalidDocument
-		return o
-	}
-	first, _, nested := strings.Cut(rel, "/")
-	if m.Scope != scope || !nested || first != m.Kind+"s" {
-		o.code = DiagLocationMismatch
-		return o
-	}
-	if hasSecretOnRead(m) {
-		o.code = DiagSuspectedSecret
+	m, code := judge(text, scope, rel)
+	if code != "" {
+		o.code = code
 		return o
 	}
 	o.memory = m
 	o.fold = &folded{}
 	return o
+}
+
+// judge is the readers' verdict on the text of the document at rel in
+// scope (ecc-conformance §11.4): the memory, or the diagnostic that makes
+// them skip it (DiagInvalidDocument, DiagLocationMismatch,
+// DiagSuspectedSecret; m is set for the last two). The scan and the gate
+// (CheckFiles) both call it, so the gate reports exactly what reads skip.
+func judge(text, scope, rel string) (m *Memory, code string) {
+	m, err := ParseDocument(text)
+	if err != nil {
+		return nil, DiagInvalidDocument
+	}
+	first, _, nested := strings.Cut(rel, "/")
+	if m.Scope != scope || !nested || first != m.Kind+"s" {
+		return m, DiagLocationMismatch
+	}
+	if hasSecretOnRead(m) {
+		return m, DiagSuspectedSecret
+	}
+	return m, ""
 }
 
 // readFiles applies ecc-conformance §11.4 to the collected files in walk order. The

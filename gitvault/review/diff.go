@@ -11,7 +11,6 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault/freshness"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
-	"github.com/git-echoes/git-echoes/internal/frontmatter"
 	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -530,28 +529,9 @@ func pageMeta(data []byte) *PageMeta {
 	if err != nil {
 		return &PageMeta{Invalid: firstLineOf(err.Error())}
 	}
-	m := &PageMeta{Type: p.Type, Status: p.Status, Summary: p.Summary}
-	if k, ok := p.Block.Get("stack"); ok {
-		m.Stack = blockValue(p.Block.Lines, k)
-	}
-	return m
-}
-
-// blockValue is a frontmatter key's value as written: the inline value,
-// or the indented lines that follow it, joined by spaces.
-func blockValue(lines []string, k frontmatter.Key) string {
-	if v := pytext.Strip(k.Raw); v != "" {
-		return v
-	}
-	var parts []string
-	for i := k.Line + 1; i < len(lines); i++ {
-		l := lines[i]
-		if l == "" || (l[0] != ' ' && l[0] != '\t') {
-			break
-		}
-		parts = append(parts, pytext.Strip(l))
-	}
-	return strings.Join(parts, " ")
+	// The stack as its items (gitvault.StackOf, the one reading of it),
+	// so rewriting "[go]" as "go" is no change.
+	return &PageMeta{Type: p.Type, Status: p.Status, Summary: p.Summary, Stack: strings.Join(gitvault.StackOf(p.Block), ", ")}
 }
 
 func firstLineOf(s string) string {

@@ -110,17 +110,24 @@ func line(s string) string {
 }
 
 // SplitUsage separates the usage lines at the top of a help text (without
-// "usage: ") from the rest.
+// "usage: ") from the rest. An indented line that starts with a command
+// word (another form: "git echoes help --install-man DIR") is a usage line
+// of its own; one that starts with an option or operand continues the line
+// above it, which the help text wrapped to fit 80 columns (issue 17):
+// Synopsis wraps the joined line again for the page's own width.
 func SplitUsage(help string) (usage []string, rest string) {
 	lines := strings.Split(help, "\n")
 	i := 0
 	for ; i < len(lines); i++ {
 		l := lines[i]
+		t := strings.TrimSpace(l)
 		switch {
 		case i == 0 && (strings.HasPrefix(l, "usage: ") || strings.HasPrefix(l, "Usage: ")):
 			usage = append(usage, strings.TrimSpace(l[len("usage: "):]))
-		case i > 0 && len(usage) > 0 && strings.HasPrefix(l, " ") && strings.TrimSpace(l) != "":
-			usage = append(usage, strings.TrimSpace(l))
+		case i > 0 && len(usage) > 0 && strings.HasPrefix(l, " ") && t != "" && !isCommandWord(strings.Fields(t)[0]):
+			usage[len(usage)-1] += " " + t
+		case i > 0 && len(usage) > 0 && strings.HasPrefix(l, " ") && t != "":
+			usage = append(usage, t)
 		default:
 			return usage, strings.Join(lines[i:], "\n")
 		}

@@ -40,6 +40,12 @@ func TestSplitUsage(t *testing.T) {
 	if !strings.HasPrefix(rest, "\nRun FILE.") {
 		t.Errorf("rest %q", rest)
 	}
+	// A line wrapped to fit 80 columns continues the line above it; a
+	// line that starts with a command word is another form.
+	wrapped := "usage: tool run [--fast]\n                [--slow] FILE\n       tool list\n\nText.\n"
+	if u, r := SplitUsage(wrapped); strings.Join(u, "|") != "tool run [--fast] [--slow] FILE|tool list" || r != "\nText.\n" {
+		t.Errorf("wrapped usage: %q %q", u, r)
+	}
 	if u, r := SplitUsage("no usage line\n"); u != nil || r != "no usage line\n" {
 		t.Errorf("no usage: %q %q", u, r)
 	}

@@ -59,7 +59,7 @@ func Scan(text string) []Link {
 		if !strings.Contains(line, "[[") {
 			continue
 		}
-		out = appendLineLinks(out, blankCodeSpans(line), n+1)
+		out = appendLineLinks(out, line, blankCodeSpans(line), n+1)
 	}
 	return out
 }
@@ -140,8 +140,9 @@ func blankCodeSpans(line string) string {
 	return string(b)
 }
 
-// appendLineLinks appends the links of one line (code spans blanked).
-func appendLineLinks(out []Link, line string, n int) []Link {
+// appendLineLinks appends the links of one line: line is the line with its
+// code spans blanked (same byte offsets), orig the line as written.
+func appendLineLinks(out []Link, orig, line string, n int) []Link {
 	for i := 0; ; {
 		k := strings.Index(line[i:], "[[")
 		if k < 0 {
@@ -162,6 +163,13 @@ func appendLineLinks(out []Link, line string, n int) []Link {
 			continue
 		}
 		i = start + 2 + end + 2
+		if orig[start+2:start+2+end] != inner {
+			// A code span inside the brackets ("[[`x`]]"): which one
+			// binds first is ambiguous, and a link whose target is
+			// half code is no page name; not a link (the gate's
+			// wikilink-missing and the viewer's backlinks agree).
+			continue
+		}
 		target := inner
 		if p := strings.IndexByte(target, '|'); p >= 0 {
 			target = strings.TrimSuffix(target[:p], "\\")

@@ -33,6 +33,8 @@ func TestScan(t *testing.T) {
 		{"``` a`b\n[[not a fence]]", []Link{l(2, "not a fence", "not a fence", false)}},
 		{"```\n[[unclosed fence]]", nil},
 		{"a\r\nb\r[[c]]", []Link{l(3, "c", "c", false)}},
+		// A code span inside the brackets: not a link (fuzz finding).
+		{"[[``0``0]] [[`x`]] [[y]]", []Link{l(1, "y", "y", false)}},
 	}
 	for _, c := range cases {
 		if got := Scan(c.text); !reflect.DeepEqual(got, c.want) {
