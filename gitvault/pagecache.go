@@ -94,12 +94,34 @@ type pageCache struct {
 	// one changed page then need not sort 100,000 names again.
 	sorted []string
 
+	// The base/delta split (issue 19 item 4): base is the SHA-256 trailer
+	// of the base file loaded (zero: none could be used, the next save
+	// writes a whole base); delta names the entries the delta file loaded
+	// on top of it holds, changed those stored, forgotten or dropped since
+	// the load. A save after a few changes rewrites only the delta file,
+	// not the 100,000 entries of the base.
+	base    [sha256.Size]byte
+	hasBase bool
+	delta   map[string]bool
+	changed map[string]bool
+
 	reads atomic.Int64 // pages read (not taken from the cache): for tests
 }
 
+// deltaLimit is how many entries a delta file may hold before a save
+// writes a whole new base instead: a delta is decoded on every load, so it
+// stays small next to the base.
+func deltaLimit(entries int) int { return max(256, entries/32) }
+
+// pageCacheDeltaMagic starts a delta file.
+const pageCacheDeltaMagic = "git-echoes page cache delta\n"
+
+// deltaPath is the delta file of the base file path.
+func deltaPath(path string) string { return strings.TrimSuffix(path, ".cache") + ".delta" }
+
 // newPageCache returns an empty cache of dir stored at path.
 func newPageCache(dir, path string) *pageCache {
-	return &pageCache{dir: dir, path: path, entries: map[string]cachedPage{}}
+	return &pageCache{dir: dir, path: path, entries: map[string]cachedPage{}, delta: map[string]bool{}, changed: map[string]bool{}}
 }
 
 // pageCachePath is the cache file of ws's pages directory.
@@ -154,7 +176,46 @@ func loadPageCache(ws *Workspace) *pageCache {
 		entries[name] = e
 	}
 	c.entries, c.dirty = entries, false
+	copy(c.base[:], data[len(data)-sha256.Size:])
+	c.hasBase = true
+	c.applyDelta(deltaPath(path))
 	return c
+}
+
+// applyDelta lays the delta file at path over the loaded base. A delta
+// that is missing, not a regular file, unreadable, corrupt, foreign or
+// written over another base (a writer replaced the base since) is
+// ignored: every entry is checked against its page's stamp anyway, so a
+// lost delta costs reads, never a wrong answer.
+func (c *pageCache) applyDelta(path string) {
+	st, err := fsx.LstatStamp(path)
+	if err != nil || !st.IsRegular() {
+		return
+	}
+	data, err := fsx.ReadFile(path)
+	if err != nil {
+		return
+	}
+	upserts, removed, written, ok := decodePageCacheDelta(data, c.dir, c.base)
+	if !ok {
+		return
+	}
+	since := max(written, st.Mtime)
+	for name, e := range upserts {
+		if _, had := c.entries[name]; !had {
+			c.sorted = nil
+		}
+		e.since = since
+		c.entries[name] = e
+		c.delta[name] = true
+	}
+	for _, name := range removed {
+		if _, had := c.entries[name]; had {
+			delete(c.entries, name)
+			c.sorted = nil
+		}
+		c.delta[name] = true
+	}
 }
 
 // save writes the cache file when it differs from what was loaded. Errors
@@ -172,25 +233,65 @@ func (c *pageCache) save() {
 		c.mu.Unlock()
 		return
 	}
-	data := encodePageCacheSorted(c.entries, c.sorted, c.dir, time.Now().UnixNano())
+	now := time.Now().UnixNano()
+	if c.hasBase && len(c.delta)+len(c.changed) <= deltaLimit(len(c.entries)) {
+		// A few changes: the delta file over the base loaded, which
+		// stays as it is.
+		for n := range c.changed {
+			c.delta[n] = true
+		}
+		clear(c.changed)
+		data := encodePageCacheDelta(c.entries, c.delta, c.dir, c.base, now)
+		c.dirty = false
+		c.mu.Unlock()
+		_ = fsx.WriteFileAtomic(deltaPath(c.path), data)
+		return
+	}
+	data := encodePageCacheSorted(c.entries, c.sorted, c.dir, now)
+	copy(c.base[:], data[len(data)-sha256.Size:])
+	c.hasBase = true
+	clear(c.delta)
+	clear(c.changed)
 	c.dirty = false
 	c.mu.Unlock()
 	if err := fsx.MkdirAllSync(filepath.Dir(c.path), 0o755); err != nil {
 		return
 	}
-	_ = fsx.WriteFileAtomic(c.path, data)
+	if fsx.WriteFileAtomic(c.path, data) != nil {
+		c.mu.Lock()
+		c.hasBase = false // the base on disk is not the one described
+		c.mu.Unlock()
+		return
+	}
+	// The old delta names the old base: a reader that meets it next to
+	// the new base ignores it, and it goes now.
+	_ = fsx.RemoveFile(deltaPath(c.path))
 }
 
-// lookup returns the usable entry of name for stamp st: same stamp, not
-// racy, and with a conflict verdict when one is needed.
-func (c *pageCache) lookup(name string, st fsx.Stamp, needConflict bool) (cachedPage, bool) {
-	c.mu.RLock()
-	e, ok := c.entries[name]
-	c.mu.RUnlock()
+// usable returns the entry e (ok: there is one) when it may stand in for a
+// read of a page stamped st: same stamp, not racy, and with a conflict
+// verdict when one is needed.
+func usable(e cachedPage, ok bool, st fsx.Stamp, needConflict bool) (cachedPage, bool) {
 	if !ok || e.stamp != st || e.racy() || (needConflict && !e.conflictKnown) {
 		return cachedPage{}, false
 	}
 	return e, true
+}
+
+// snapshot returns the entries of names (have[i]: names[i] has one),
+// under one read lock: on 100,000 pages a lock and a map probe per page
+// from every worker cost more than the whole lookup done once, in order
+// (the profile of issue 19 item 4: the read lock's counter bounced between
+// cores). Only the worker of name i stores name i, so the snapshot is what
+// a lookup at that moment would find.
+func (c *pageCache) snapshot(names []string) (entries []cachedPage, have []bool) {
+	entries, have = make([]cachedPage, len(names)), make([]bool, len(names))
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for i, n := range names {
+		entries[i], have[i] = c.entries[n]
+	}
+	return entries, have
 }
 
 // store records a page just read and parsed.
@@ -209,14 +310,8 @@ func (c *pageCache) store(name string, e cachedPage) {
 		old.hasSummary != e.hasSummary || old.conflictKnown != e.conflictKnown || old.confl != e.confl ||
 		!e.stamp.Racy(time.Now().UnixNano(), cacheGranule) {
 		c.dirty = true
+		c.changed[name] = true
 	}
-}
-
-func (c *pageCache) has(name string) bool {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	_, ok := c.entries[name]
-	return ok
 }
 
 // forget drops the entry of a page that no longer reads or parses.
@@ -226,6 +321,7 @@ func (c *pageCache) forget(name string) {
 	if _, ok := c.entries[name]; ok {
 		delete(c.entries, name)
 		c.dirty, c.sorted = true, nil
+		c.changed[name] = true
 	}
 }
 
@@ -249,6 +345,7 @@ func (c *pageCache) retain(names []string, kept int) {
 		if !keep[n] {
 			delete(c.entries, n)
 			c.dirty, c.sorted = true, nil
+			c.changed[n] = true
 		}
 	}
 }
@@ -264,13 +361,14 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 	}
 	defer d.Close()
 	out := make([]LoadedPage, len(names))
+	pre, have := c.snapshot(names)
 	var kept atomic.Int64 // listed names left with an entry
 	parallelWorkers(len(names), func() func(i int) {
 		var buf []byte
 		return func(i int) {
 			name := names[i]
 			if _, ok := skip[name]; ok {
-				if c.has(name) {
+				if have[i] {
 					kept.Add(1)
 				}
 				return
@@ -279,7 +377,7 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 			st, serr := d.Stamp(name)
 			cacheable := serr == nil && st.IsRegular()
 			if cacheable {
-				if e, ok := c.lookup(name, st, withConflict); ok {
+				if e, ok := usable(pre[i], have[i], st, withConflict); ok {
 					out[i].Page = e.page()
 					out[i].Conflict = withConflict && e.confl
 					kept.Add(1)
@@ -354,31 +452,122 @@ func encodePageCacheSorted(entries map[string]cachedPage, names []string, dir st
 	b = binary.AppendVarint(b, written)
 	b = binary.AppendUvarint(b, uint64(len(names)))
 	for _, n := range names {
-		e := entries[n]
-		b = appendString(b, n)
-		b = binary.AppendUvarint(b, uint64(e.stamp.Mode))
-		b = binary.AppendVarint(b, e.stamp.Size)
-		b = binary.AppendVarint(b, e.stamp.Mtime)
-		b = binary.AppendVarint(b, e.stamp.Ctime)
-		b = binary.AppendUvarint(b, e.stamp.Dev)
-		b = binary.AppendUvarint(b, e.stamp.Ino)
-		var flags byte
-		if e.hasSummary {
-			flags |= 1
-		}
-		if e.conflictKnown {
-			flags |= 2
-		}
-		if e.confl {
-			flags |= 4
-		}
-		b = append(b, flags)
-		b = appendString(b, e.typ)
-		b = appendString(b, e.status)
-		b = appendString(b, e.summary)
+		b = appendEntry(b, n, entries[n])
 	}
 	sum := sha256.Sum256(b)
 	return append(b, sum[:]...)
+}
+
+// appendEntry encodes one entry, as the base and the delta hold it.
+func appendEntry(b []byte, n string, e cachedPage) []byte {
+	b = appendString(b, n)
+	b = binary.AppendUvarint(b, uint64(e.stamp.Mode))
+	b = binary.AppendVarint(b, e.stamp.Size)
+	b = binary.AppendVarint(b, e.stamp.Mtime)
+	b = binary.AppendVarint(b, e.stamp.Ctime)
+	b = binary.AppendUvarint(b, e.stamp.Dev)
+	b = binary.AppendUvarint(b, e.stamp.Ino)
+	var flags byte
+	if e.hasSummary {
+		flags |= 1
+	}
+	if e.conflictKnown {
+		flags |= 2
+	}
+	if e.confl {
+		flags |= 4
+	}
+	b = append(b, flags)
+	b = appendString(b, e.typ)
+	b = appendString(b, e.status)
+	b = appendString(b, e.summary)
+	return b
+}
+
+// encodePageCacheDelta serializes the delta over the base whose SHA-256
+// trailer is base: for each name of names (sorted, so equal deltas are
+// equal files), its entry, or its removal when entries has none.
+func encodePageCacheDelta(entries map[string]cachedPage, names map[string]bool, dir string, base [sha256.Size]byte, written int64) []byte {
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	b := []byte(pageCacheDeltaMagic)
+	b = binary.AppendUvarint(b, pageCacheFormat)
+	b = appendString(b, EngineVersion)
+	b = appendString(b, dir)
+	b = append(b, base[:]...)
+	b = binary.AppendVarint(b, written)
+	b = binary.AppendUvarint(b, uint64(len(sorted)))
+	for _, n := range sorted {
+		e, ok := entries[n]
+		if !ok {
+			b = append(b, 0) // removed
+			b = appendString(b, n)
+			continue
+		}
+		b = append(b, 1)
+		b = appendEntry(b, n, e)
+	}
+	sum := sha256.Sum256(b)
+	return append(b, sum[:]...)
+}
+
+// decodePageCacheDelta parses a delta file of dir over the base whose
+// trailer is base. ok is false for anything but a complete, intact delta
+// of this format, engine version, directory and base, naming each page at
+// most once, with entries a base could hold.
+func decodePageCacheDelta(data []byte, dir string, base [sha256.Size]byte) (upserts map[string]cachedPage, removed []string, written int64, ok bool) {
+	if len(data) < len(pageCacheDeltaMagic)+sha256.Size || !bytes.HasPrefix(data, []byte(pageCacheDeltaMagic)) {
+		return nil, nil, 0, false
+	}
+	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
+	if want := sha256.Sum256(body); !bytes.Equal(want[:], sum) {
+		return nil, nil, 0, false
+	}
+	// The strings of the entries are cut from one copy of the body.
+	r := cacheReader{b: []byte(string(body[len(pageCacheDeltaMagic):]))}
+	if r.uvarint() != pageCacheFormat || r.string() != EngineVersion || r.string() != dir {
+		return nil, nil, 0, false
+	}
+	if len(r.b) < sha256.Size || !bytes.Equal(r.b[:sha256.Size], base[:]) {
+		return nil, nil, 0, false
+	}
+	r.b = r.b[sha256.Size:]
+	written = r.varint()
+	n := r.uvarint()
+	if r.bad || n > uint64(len(r.b)) {
+		return nil, nil, 0, false
+	}
+	upserts = map[string]cachedPage{}
+	seen := map[string]bool{}
+	for range n {
+		kind := r.byte()
+		var name string
+		switch kind {
+		case 0:
+			name = r.string()
+			removed = append(removed, name)
+		case 1:
+			var e cachedPage
+			name, e = r.entry()
+			if r.bad {
+				return nil, nil, 0, false
+			}
+			upserts[name] = e
+		default:
+			return nil, nil, 0, false
+		}
+		if r.bad || !validCachedName(name) || seen[name] {
+			return nil, nil, 0, false
+		}
+		seen[name] = true
+	}
+	if len(r.b) != 0 {
+		return nil, nil, 0, false
+	}
+	return upserts, removed, written, true
 }
 
 func appendString(b []byte, s string) []byte {
@@ -418,17 +607,8 @@ func decodePageCacheString(src string, dir string) (entries map[string]cachedPag
 	entries = make(map[string]cachedPage, n)
 	sorted = make([]string, 0, n)
 	for range n {
-		name := r.string()
-		var e cachedPage
-		mode := r.uvarint()
-		e.stamp = fsx.Stamp{Mode: fs.FileMode(mode), Size: r.varint(), Mtime: r.varint(), Ctime: r.varint(), Dev: r.uvarint(), Ino: r.uvarint()}
-		flags := r.byte()
-		e.typ, e.status, e.summary = r.string(), r.string(), r.string()
-		e.hasSummary, e.conflictKnown, e.confl = flags&1 != 0, flags&2 != 0, flags&4 != 0
-		if r.bad || mode > math.MaxUint32 || flags > 7 || !e.stamp.IsRegular() || !validCachedName(name) {
-			return nil, nil, 0, false
-		}
-		if !utf8.ValidString(e.typ) || !utf8.ValidString(e.status) || !utf8.ValidString(e.summary) {
+		name, e := r.entry()
+		if r.bad || !validCachedName(name) {
 			return nil, nil, 0, false
 		}
 		if len(sorted) > 0 && sorted[len(sorted)-1] >= name {
@@ -446,6 +626,23 @@ func decodePageCacheString(src string, dir string) (entries map[string]cachedPag
 		return nil, nil, 0, false
 	}
 	return entries, sorted, written, true
+}
+
+// entry reads one entry (appendEntry); anything an encoder could not
+// have written sets bad.
+func (r *cacheReader) entry() (string, cachedPage) {
+	name := r.string()
+	var e cachedPage
+	mode := r.uvarint()
+	e.stamp = fsx.Stamp{Mode: fs.FileMode(mode), Size: r.varint(), Mtime: r.varint(), Ctime: r.varint(), Dev: r.uvarint(), Ino: r.uvarint()}
+	flags := r.byte()
+	e.typ, e.status, e.summary = r.string(), r.string(), r.string()
+	e.hasSummary, e.conflictKnown, e.confl = flags&1 != 0, flags&2 != 0, flags&4 != 0
+	if mode > math.MaxUint32 || flags > 7 || !e.stamp.IsRegular() ||
+		!utf8.ValidString(e.typ) || !utf8.ValidString(e.status) || !utf8.ValidString(e.summary) {
+		r.bad = true
+	}
+	return name, e
 }
 
 // validCachedName reports whether name can be a listed page file name.

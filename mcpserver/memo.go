@@ -101,7 +101,7 @@ type memo struct {
 	stats *MemoStats
 
 	mu      sync.Mutex
-	entries map[string]memoEntry
+	entries map[string]*memoEntry
 	bytes   int
 }
 
@@ -110,13 +110,18 @@ type memoEntry struct {
 	gen   uint64
 	res   *mcp.CallToolResult
 	size  int
+
+	// enc is the result's JSON as the SDK marshalled it the first time
+	// it was sent (encode.go), so that an answer from memory is not
+	// marshalled again.
+	enc atomic.Pointer[encodedResult]
 }
 
 func newMemo(w *fswatch.Watcher, stats *MemoStats) *memo {
 	if stats == nil {
 		stats = &MemoStats{}
 	}
-	return &memo{w: w, stats: stats, entries: map[string]memoEntry{}}
+	return &memo{w: w, stats: stats, entries: map[string]*memoEntry{}}
 }
 
 // install wraps the run of every memo tool in tools.
@@ -164,33 +169,35 @@ func (m *memo) wrap(cfg *Config, name string, trees func(*Config) ([]string, str
 			lone = "1"
 		}
 		key := name + "\x00" + proto + "\x00" + lone + "\x00" + rootsKey + "\x00" + pyjson.Compact(args.Value())
-		if res, ok := m.get(key, gen); ok {
+		if res, e, ok := m.get(key, gen); ok {
 			m.stats.Hits.Add(1)
+			keepEncoding(ctx, e)
 			return res, nil
 		}
 		m.stats.Misses.Add(1)
 		res, err := run(ctx, args)
 		if err == nil && res != nil && !res.IsError {
 			structured(res) // once, here: handle leaves a result that has it alone
-			m.put(key, strings.Join(dirs, "\x00"), gen, res)
+			keepEncoding(ctx, m.put(key, strings.Join(dirs, "\x00"), gen, res))
 		}
 		return res, err
 	}
 }
 
 // get returns a copy of the kept answer when it was computed under gen.
-func (m *memo) get(key string, gen uint64) (*mcp.CallToolResult, bool) {
+func (m *memo) get(key string, gen uint64) (*mcp.CallToolResult, *memoEntry, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e, ok := m.entries[key]
 	if !ok || e.gen != gen {
-		return nil, false
+		return nil, nil, false
 	}
 	cp := *e.res
-	return &cp, true
+	return &cp, e, true
 }
 
-func (m *memo) put(key, trees string, gen uint64, res *mcp.CallToolResult) {
+// put keeps res and returns its entry (nil when it is too large to keep).
+func (m *memo) put(key, trees string, gen uint64, res *mcp.CallToolResult) *memoEntry {
 	size := len(key)
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
@@ -217,7 +224,7 @@ func (m *memo) put(key, trees string, gen uint64, res *mcp.CallToolResult) {
 		}
 	}
 	if size > memoBytes/4 {
-		return
+		return nil
 	}
 	for len(m.entries) >= memoEntries || m.bytes+size > memoBytes {
 		for k, e := range m.entries { // any one: the memo is a cache
@@ -227,6 +234,8 @@ func (m *memo) put(key, trees string, gen uint64, res *mcp.CallToolResult) {
 		}
 	}
 	cp := *res
-	m.entries[key] = memoEntry{trees: trees, gen: gen, res: &cp, size: size}
+	e := &memoEntry{trees: trees, gen: gen, res: &cp, size: size}
+	m.entries[key] = e
 	m.bytes += size
+	return e
 }

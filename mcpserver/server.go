@@ -164,6 +164,8 @@ func New(cfg Config) (*mcp.Server, error) {
 	}
 	registerResources(s, &cfg, tools)
 	registerPrompts(s, &cfg)
+	// Last, so outermost: it sees the result as the SDK will send it.
+	s.AddReceivingMiddleware(encodeMiddleware) // encode.go
 	return s, nil
 }
 

@@ -320,7 +320,7 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 }
 
 func (c *lineConn) writeMessage(msg jsonrpc.Message) error {
-	data, err := jsonrpc.EncodeMessage(msg)
+	data, err := encodeMessage(msg) // encode.go
 	if err != nil {
 		return err
 	}

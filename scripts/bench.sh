@@ -337,6 +337,8 @@ done
 # server per call: the first call of a process) and warm (one server).
 # Issue 19: with BASE_GE (a git-echoes built from main) its server answers
 # the same warm calls in the same run, alternating with this build's.
+# In process, with a CPU profile of the warm calls on the same workspace:
+#   GIT_ECHOES_MCPBENCH_DIR=$work/mcp5k go test ./mcpserver -run '^$' -bench WarmCall -cpuprofile cpu.out
 go build -o "$work/bin/mcpbench" ./tools/mcpbench
 "$work/bin/mcpbench" -bin "$ge" ${BASE_GE:+-vs "$BASE_GE"} -dir "$work/mcp5k" -pages 5000 -memories 4990 -calls 200
 

@@ -38,6 +38,16 @@ const racyGranule = int64(2 * time.Second)
 type catalog struct {
 	mu  sync.Mutex
 	eng *gitvault.Engine
+	// fresh, when set, is the change notification (Server.fresh): while
+	// it proves that nothing under the vault changed since the last
+	// complete revalidation (proven, at provenGen), a request skips the
+	// stat pass. Racy entries need no second look under that proof: a
+	// change after the barrier that preceded their read moved the
+	// generation.
+	fresh     func(trees ...string) (uint64, bool)
+	proven    bool
+	provenGen uint64
+	skipped   int // requests answered under the proof (tests)
 
 	dir      fsx.Stamp // the pages directory when it was listed
 	listedAt int64     // when (Unix ns); 0: never listed
@@ -71,10 +81,44 @@ func newCatalog(eng *gitvault.Engine) *catalog { return &catalog{eng: eng} }
 func (c *catalog) with(fn func(*catalog) error) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := c.refresh(); err != nil {
+	if err := c.revalidate(c.refresh); err != nil {
 		return err
 	}
 	return fn(c)
+}
+
+// revalidate runs refresh unless the change notification proves the
+// catalog fresh; a complete refresh made after a proof is proven in turn.
+// Only a catalog whose every page was read and stamped is proven: a page
+// that could not be read is tried again on every request.
+func (c *catalog) revalidate(refresh func() error) error {
+	var gen uint64
+	ok := false
+	if c.fresh != nil {
+		gen, ok = c.fresh(c.eng.WS.Vault)
+	}
+	if ok && c.proven && gen == c.provenGen {
+		c.skipped++
+		return nil
+	}
+	c.proven = false
+	if err := refresh(); err != nil {
+		return err
+	}
+	if ok && c.listedAt != 0 && c.complete() {
+		c.proven, c.provenGen = true, gen
+	}
+	return nil
+}
+
+// complete reports whether every entry holds its page.
+func (c *catalog) complete() bool {
+	for i := range c.entries {
+		if !c.entries[i].valid {
+			return false
+		}
+	}
+	return true
 }
 
 // withNames is with for a view that only resolves [[links]] (the daily
@@ -83,6 +127,13 @@ func (c *catalog) with(fn func(*catalog) error) error {
 func (c *catalog) withNames(fn func(*catalog) error) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.proven {
+		// Proven fresh entirely, the listing included, or not at all.
+		if err := c.revalidate(c.refresh); err != nil {
+			return err
+		}
+		return fn(c)
+	}
 	if err := c.refreshListing(time.Now().UnixNano()); err != nil {
 		return err
 	}

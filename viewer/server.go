@@ -31,6 +31,7 @@ import (
 	"strings"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/gitvault/health"
 	"github.com/git-echoes/git-echoes/gitvault/memory"
 	"github.com/git-echoes/git-echoes/internal/fswatch"
 )
@@ -68,6 +69,7 @@ type Server struct {
 	hosts  map[string]bool
 	tmpl   map[string]*template.Template
 	pages  *catalog // the pages directory, revalidated per request
+	health *health.Inspector
 }
 
 // minTokenLen is the shortest token New accepts (NewToken makes 64 hex
@@ -89,6 +91,8 @@ func New(cfg Config) (*Server, error) {
 		cfg.Search = &LiteralSearch{Engine: cfg.Engine, Roots: cfg.Roots, Scopes: memoryScopes(cfg.UserScope)}
 	}
 	s := &Server{cfg: cfg, hosts: map[string]bool{}, pages: newCatalog(cfg.Engine)}
+	s.pages.fresh = s.fresh
+	s.health = health.NewInspector(cfg.Engine, s.fresh)
 	for _, h := range cfg.Hosts {
 		s.hosts[strings.ToLower(h)] = true
 	}

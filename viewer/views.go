@@ -121,7 +121,7 @@ type overviewData struct {
 }
 
 func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
-	in := health.Inspect(s.cfg.Engine)
+	in := s.health.Inspect()
 	card, err := renderMarkdown(in.Card(), nil)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err.Error())

@@ -347,11 +347,15 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 	// more candidates than the limit are fetched.
 	fetch := opt.Limit*2 + 10
 	args = append(args, fetch+1)
-	sqlText := `SELECT d.id, -bm25(fts, ` + weights + `), d.source, d.path, d.memid, d.title, d.summary, d.type, d.stack,
+	// The ORDER BY names the result column, so bm25 is evaluated once per
+	// matching document, not twice (-bm25 for the column, bm25 for the
+	// order): about a tenth of a query that matches most of the vault
+	// (issue 19). The score is negated here, exactly as SQL negated it.
+	sqlText := `SELECT d.id, bm25(fts, ` + weights + `) AS s, d.source, d.path, d.memid, d.title, d.summary, d.type, d.stack,
 		d.status, d.kind, d.scope, d.tags, d.links, d.bodyline
 		FROM fts JOIN docs d ON d.id = fts.rowid
 		WHERE fts MATCH ? AND ` + strings.Join(where, " AND ") + `
-		ORDER BY bm25(fts, ` + weights + `) LIMIT ?`
+		ORDER BY s LIMIT ?`
 	tx, err := s.db.Begin() // one snapshot for the hits and the reports
 	if err != nil {
 		return err
@@ -378,6 +382,7 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 			rows.Close()
 			return err
 		}
+		h.Score = -h.Score // bm25 is lower for better matches
 		h.Tags = strings.Fields(tags)
 		if stack != "" {
 			h.Stack = strings.Split(stack, "\n")

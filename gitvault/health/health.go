@@ -111,6 +111,15 @@ func (h *Health) problems() []problem {
 // read-only: no lock, no write, no hydrate, no migration, and no marker is
 // needed. Unreadable and non-UTF-8 files are reported, never an error.
 func Inspect(e *gitvault.Engine) *Inspection {
+	in := inspectFiles(e, e.WS.GitReadiness)
+	in.live(e.WS, time.Now())
+	return in
+}
+
+// inspectFiles is Inspect without its clock-dependent parts (live): what
+// it returns depends on files only, so a long-lived process may keep it
+// while nothing it read has changed (Inspector). git computes health.git.
+func inspectFiles(e *gitvault.Engine, git func() gitvault.GitReadiness) *Inspection {
 	ws := e.WS
 	h := Health{}
 
@@ -163,14 +172,25 @@ func Inspect(e *gitvault.Engine) *Inspection {
 	h.Storage, h.ConflictMarkers = inventory(ws, pageConflict)
 	h.SymbolicLinks, h.UnreadableFiles = h.Storage.Symlinks, h.Storage.UnreadableFiles
 
-	h.Git = ws.GitReadiness()
+	h.Git = git()
 	h.GitReadinessIssues = h.Git.Issues()
-	h.TodayEntries = todayEntries(ws, gitvault.Now())
 	h.ScaleAlert = h.TotalPages > gitvault.ScaleAlertPages
 	h.StateFile = stateFileStatus(ws)
-	h.Lock = lockStatus(ws, time.Now())
 	h.IrregularFiles = irregularFiles(ws)
 
+	st := ws.ReadState()
+	st.Stats = gitvault.Stats{TotalPages: h.TotalPages, TotalDailyLogs: h.TotalDailyLogs, DeprecatedPages: h.DeprecatedPages}
+	return &Inspection{Workspace: ws.Root, Vault: ws.Vault, State: st, Refresh: check, Health: h}
+}
+
+// live fills in what depends on the clock as well as on files: today's
+// entries (the date), the lock's age (and so whether it is stale), and the
+// totals that count them. It reads two files, never the whole vault.
+func (in *Inspection) live(ws *gitvault.Workspace, now time.Time) {
+	h := &in.Health
+	h.TodayEntries = todayEntries(ws, gitvault.Now())
+	h.Lock = lockStatus(ws, now)
+	h.IssueCount = 0
 	for _, p := range h.problems() {
 		h.IssueCount += len(p.items)
 	}
@@ -183,10 +203,6 @@ func Inspect(e *gitvault.Engine) *Inspection {
 	if !h.StateFile.Valid {
 		h.IssueCount++
 	}
-
-	st := ws.ReadState()
-	st.Stats = gitvault.Stats{TotalPages: h.TotalPages, TotalDailyLogs: h.TotalDailyLogs, DeprecatedPages: h.DeprecatedPages}
-	return &Inspection{Workspace: ws.Root, Vault: ws.Vault, State: st, Refresh: check, Health: h}
 }
 
 // unsafePageNames returns the listed page file names (in listing order) that

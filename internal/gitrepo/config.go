@@ -30,6 +30,7 @@ type configParser struct {
 	branch string // short name of the checked-out branch, for "onbranch:"
 	home   string
 	out    []configEntry
+	read   *[]string // every file parseFile was asked for (Repo.Sources), when set
 }
 
 // parseFile appends the entries of path. A missing file is not an error,
@@ -37,6 +38,9 @@ type configParser struct {
 func (c *configParser) parseFile(path string, depth int) error {
 	if depth > maxIncludeDepth {
 		return fmt.Errorf("config %s: exceeded maximum include depth (%d)", path, maxIncludeDepth)
+	}
+	if c.read != nil {
+		*c.read = append(*c.read, path)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

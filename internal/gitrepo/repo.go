@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +37,8 @@ type Repo struct {
 	index      []indexEntry
 	excl       *excluder
 
+	sources []string // Sources
+
 	gitMu sync.Mutex // go-git's object storage is not safe for concurrent use
 	git   *git.Repository
 }
@@ -60,6 +63,15 @@ func (r *Repo) IndexFile() string { return r.indexFile }
 // index lookup of Untracked case-insensitive (ASCII), as in git.
 func (r *Repo) IgnoreCase() bool { return r.ignoreCase }
 
+// Sources lists every file outside the work tree's own .gitignore files
+// whose content Open read or looked for (a missing one counts: creating it
+// would change what Open reads): the .git file of a linked worktree, HEAD,
+// commondir, every config source and include, the exclude files and the
+// index. A long-lived caller that keeps something computed from this Repo
+// can stamp them to learn when it must open the repository again; objects
+// and refs read later through go-git are not included.
+func (r *Repo) Sources() []string { return slices.Clone(r.sources) }
+
 // Open opens the repository whose work-tree top level is top (as returned by
 // Discover). It fails with an error wrapping ErrUnsupported on repositories
 // it cannot read correctly: an unknown repositoryformatversion, SHA-256
@@ -83,6 +95,10 @@ func Open(top string) (*Repo, error) {
 		return nil, fmt.Errorf("open repository: %s is not the top of a git work tree", real)
 	}
 	r := &Repo{top: real, gitDir: gitDir, commonDir: gitDir}
+	if gitfile := filepath.Join(real, ".git"); gitfile != gitDir {
+		r.sources = append(r.sources, gitfile) // a gitfile ("gitdir: ...")
+	}
+	r.sources = append(r.sources, filepath.Join(gitDir, "HEAD"), filepath.Join(gitDir, "commondir"))
 	if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
 		c := strings.TrimRight(string(data), "\r\n")
 		if !filepath.IsAbs(c) {
@@ -105,6 +121,7 @@ func Open(top string) (*Repo, error) {
 			r.indexFile = filepath.Join(real, env)
 		}
 	}
+	r.sources = append(r.sources, r.indexFile)
 	if r.index, err = readIndex(r.indexFile); err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", real, err)
 	}
@@ -126,7 +143,7 @@ func Open(top string) (*Repo, error) {
 // GIT_CONFIG_COUNT.
 func (r *Repo) loadConfig() error {
 	home := os.Getenv("HOME")
-	local := &configParser{gitDir: r.gitDir, branch: currentBranch(r.gitDir), home: home}
+	local := &configParser{gitDir: r.gitDir, branch: currentBranch(r.gitDir), home: home, read: &r.sources}
 	if err := local.parseFile(filepath.Join(r.commonDir, "config"), 0); err != nil {
 		return err
 	}
@@ -134,7 +151,7 @@ func (r *Repo) loadConfig() error {
 	if err != nil {
 		return err
 	}
-	all := &configParser{gitDir: r.gitDir, branch: local.branch, home: home}
+	all := &configParser{gitDir: r.gitDir, branch: local.branch, home: home, read: &r.sources}
 	if !envBool("GIT_CONFIG_NOSYSTEM") {
 		// Set but empty means "no system file", as in git.
 		sys, set := os.LookupEnv("GIT_CONFIG_SYSTEM")
@@ -271,11 +288,13 @@ func (r *Repo) loadExcludes() error {
 		path = xdgConfigPath("ignore")
 	}
 	if path != "" {
+		r.sources = append(r.sources, path)
 		var err error
 		if global, err = readExcludeFile(path); err != nil {
 			return err
 		}
 	}
+	r.sources = append(r.sources, filepath.Join(r.commonDir, "info", "exclude"))
 	info, err := readExcludeFile(filepath.Join(r.commonDir, "info", "exclude"))
 	if err != nil {
 		return err
