@@ -227,6 +227,13 @@ else
   label="git echoes stale --rev main (warm, text)"; best "$ge" stale --workspace "$fresh" --rev main --format text
 fi
 
+# The same runs in process (go test -bench on this fixture, reused through
+# FRESHNESS_BENCH_REPO): the cold check, the warm one, and the warm one
+# with its rendering (json, text).
+echo "== stale in process: cold, warm, warm with rendering (go test -bench)"
+FRESHNESS_BENCH_REPO="$fresh" go test -run '^$' -bench 'BenchmarkStaleCold|BenchmarkStaleWarm' -benchtime 3x ./gitvault/freshness |
+  awk '/^Benchmark/ { printf "%6d ms  %s\n", $3 / 1e6, $1 }'
+
 # The merge driver on three versions of large, repetitive Markdown (issue 11
 # item 12), next to `git merge-file` on the same bytes. Both write into a
 # fresh copy of ours each run, as a merge does; the copy is part of both.

@@ -128,7 +128,7 @@ func runStale(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch *format {
 	case "json":
-		io.WriteString(stdout, pyjson.Pretty(freshness.JSON(target, reps)))
+		stdout.Write(freshness.PrettyJSON(target, reps))
 	case "markdown":
 		io.WriteString(stdout, freshness.Markdown(target, reps))
 	default:

@@ -12,6 +12,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // The benchmark of issue 18: 1,000 pages citing 3,000 paths over a
@@ -81,6 +82,12 @@ var benchRepo struct {
 
 func citingHistory(b *testing.B) string {
 	benchRepo.once.Do(func() {
+		// FRESHNESS_BENCH_REPO names a copy of this history made before
+		// (scripts/bench.sh's fresh10k), to profile without building it.
+		if dir := os.Getenv("FRESHNESS_BENCH_REPO"); dir != "" {
+			benchRepo.dir = dir
+			return
+		}
 		s := gitrepotest.New(b)
 		dir, err := os.MkdirTemp("", "freshness-bench")
 		if err != nil {
@@ -176,5 +183,50 @@ func BenchmarkStaleWarm(b *testing.B) {
 		if err != nil || werr != nil || len(reps) != benchPages {
 			b.Fatal(err, werr, len(reps))
 		}
+	}
+}
+
+// BenchmarkStaleWarmRender: the warm run with its rendering, as git echoes
+// stale --format json and text print it (the JSON is 3.7 MB here).
+func BenchmarkStaleWarmRender(b *testing.B) {
+	dir := citingHistory(b)
+	repo, err := gitrepo.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	head, err := repo.ResolveCommit("main")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cache := filepath.Join(b.TempDir(), "stale")
+	docs, err := TreePages(repo, head)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, werr, err := CheckCached(repo, head, docs, cache); err != nil || werr != nil {
+		b.Fatal(err, werr)
+	}
+	for _, format := range []string{"json", "text"} {
+		b.Run(format, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				docs, err := TreePages(repo, head)
+				if err != nil {
+					b.Fatal(err)
+				}
+				reps, werr, err := CheckCached(repo, head, docs, cache)
+				if err != nil || werr != nil || len(reps) != benchPages {
+					b.Fatal(err, werr, len(reps))
+				}
+				var out string
+				if format == "json" {
+					out = pyjson.Pretty(JSON(head, reps))
+				} else {
+					out = Text(head, reps)
+				}
+				if len(out) == 0 {
+					b.Fatal("empty rendering")
+				}
+			}
+		})
 	}
 }

@@ -32,8 +32,14 @@ type cacheFile struct {
 
 func docKey(target, shallow string, d Doc) string {
 	h := sha256.New()
+	// A committed blob's id stands for its bytes (the text is those
+	// bytes): no page is read to key it.
+	text := d.Text
+	if d.Blob != "" {
+		text = "blob " + d.Blob
+	}
 	for _, s := range []string{strconv.Itoa(cacheVersion), target, shallow, d.Path, strconv.FormatBool(d.Memory),
-		d.UpdatedAt.UTC().String(), strconv.FormatBool(d.WorkTree), d.Text} {
+		d.UpdatedAt.UTC().String(), strconv.FormatBool(d.WorkTree), text} {
 		h.Write([]byte(strconv.Itoa(len(s)) + ":" + s))
 	}
 	return hex.EncodeToString(h.Sum(nil))
@@ -45,20 +51,21 @@ func docKey(target, shallow string, d Doc) string {
 // could not be written (the reports are right all the same).
 func CheckCached(repo *gitrepo.Repo, target string, docs []Doc, dir string) (reps []Report, writeErr error, err error) {
 	keep := func(cf *cacheFile) error { return fsx.WriteFileAtomic(filepath.Join(dir, "verdicts"), encodeCache(cf)) }
-	return checkCachedWith(repo, target, docs, dir, keep)
+	return checkCachedWith(repo, nil, target, docs, dir, keep)
 }
 
 // checkCachedReadOnly is CheckCached for a reader that never writes (the
 // SessionStart hook): cached verdicts are used, the others computed and
 // not kept.
-func checkCachedReadOnly(repo *gitrepo.Repo, target string, docs []Doc, dir string) ([]Report, error) {
-	reps, _, err := checkCachedWith(repo, target, docs, dir, nil)
+func checkCachedReadOnly(repo *gitrepo.Repo, tr *gitrepo.TreeReader, target string, docs []Doc, dir string) ([]Report, error) {
+	reps, _, err := checkCachedWith(repo, tr, target, docs, dir, nil)
 	return reps, err
 }
 
 // checkCachedWith computes the reports, keeping the cache file through
-// keep when keep is not nil.
-func checkCachedWith(repo *gitrepo.Repo, target string, docs []Doc, dir string, keep func(cf *cacheFile) error) (reps []Report, writeErr error, err error) {
+// keep when keep is not nil. The texts of the misses are read through tr
+// (nil: a reader of its own).
+func checkCachedWith(repo *gitrepo.Repo, tr *gitrepo.TreeReader, target string, docs []Doc, dir string, keep func(cf *cacheFile) error) (reps []Report, writeErr error, err error) {
 	shallowSet, err := repo.Shallow()
 	if err != nil {
 		return nil, nil, err
@@ -72,10 +79,23 @@ func checkCachedWith(repo *gitrepo.Repo, target string, docs []Doc, dir string, 
 	for _, id := range ids {
 		shallow += id + " "
 	}
+	keys := make([]string, len(docs))
+	for i, d := range docs {
+		keys[i] = docKey(target, shallow, d)
+	}
+	// A reader that keeps nothing decodes only its documents' reports; a
+	// writer needs all of them to write the file again.
+	var want map[string]bool
+	if keep == nil {
+		want = make(map[string]bool, len(keys))
+		for _, k := range keys {
+			want[k] = true
+		}
+	}
 	path := filepath.Join(dir, "verdicts")
 	var cf cacheFile
 	if data, rerr := fsx.ReadFile(path); rerr == nil {
-		if cf, rerr = decodeCache(data); rerr != nil || cf.Target != target {
+		if cf, rerr = decodeCacheFor(data, want); rerr != nil || cf.Target != target {
 			cf = cacheFile{}
 		}
 	} else if !errors.Is(rerr, fs.ErrNotExist) {
@@ -84,12 +104,10 @@ func checkCachedWith(repo *gitrepo.Repo, target string, docs []Doc, dir string, 
 	if cf.Reports == nil {
 		cf = cacheFile{Version: cacheVersion, Target: target, Reports: map[string]Report{}}
 	}
-	keys := make([]string, len(docs))
 	var miss []Doc
 	var missAt []int
 	reps = make([]Report, len(docs))
 	for i, d := range docs {
-		keys[i] = docKey(target, shallow, d)
 		if r, ok := cf.Reports[keys[i]]; ok {
 			reps[i] = r
 			continue
@@ -99,6 +117,13 @@ func checkCachedWith(repo *gitrepo.Repo, target string, docs []Doc, dir string, 
 	}
 	if len(miss) == 0 {
 		return reps, nil, nil
+	}
+	if tr == nil {
+		tr = repo.NewTreeReader()
+		defer tr.Close()
+	}
+	if err = readTexts(tr, miss); err != nil {
+		return nil, nil, err
 	}
 	got, err := Check(repo, target, miss)
 	if err != nil {

@@ -102,6 +102,10 @@ var errCacheFormat = errors.New("verdict cache: not a cache file of this version
 type decoder struct {
 	b   []byte
 	err error
+	// skip: the report being read is not wanted; str returns "" without
+	// copying, so skipping a report allocates nothing.
+	skip bool
+	all  string // the whole input; b is always a suffix of it
 }
 
 func (d *decoder) uint() uint64 {
@@ -136,7 +140,13 @@ func (d *decoder) str() string {
 		d.err = errCacheFormat
 		return ""
 	}
-	s := string(d.b[:n])
+	var s string
+	if !d.skip {
+		// A substring of the file read once as a string: the strings of a
+		// thousand reports cost no allocation (and no fresh memory) each.
+		at := len(d.all) - len(d.b)
+		s = d.all[at : at+int(n)]
+	}
 	d.b = d.b[n:]
 	return s
 }
@@ -235,11 +245,18 @@ func (d *decoder) report() Report {
 	return r
 }
 
-func decodeCache(b []byte) (cacheFile, error) {
+func decodeCache(b []byte) (cacheFile, error) { return decodeCacheFor(b, nil) }
+
+// decodeCacheFor decodes the reports whose keys are in want (all when
+// want is nil), checking the whole file as decodeCache does: a reader of
+// a few reports (the SessionStart hook's eight) does not copy the other
+// thousand.
+func decodeCacheFor(b []byte, want map[string]bool) (cacheFile, error) {
 	if len(b) < len(cacheMagic) || string(b[:len(cacheMagic)]) != string(cacheMagic) {
 		return cacheFile{}, errCacheFormat
 	}
-	d := &decoder{b: b[len(cacheMagic):]}
+	all := string(b)
+	d := &decoder{b: b[len(cacheMagic):], all: all}
 	if d.uint() != cacheVersion {
 		return cacheFile{}, errCacheFormat
 	}
@@ -248,6 +265,12 @@ func decodeCache(b []byte) (cacheFile, error) {
 	cf.Reports = make(map[string]Report, n)
 	for i := 0; i < n && d.err == nil; i++ {
 		k := d.str()
+		if want != nil && !want[k] {
+			d.skip = true
+			d.report()
+			d.skip = false
+			continue
+		}
 		cf.Reports[k] = d.report()
 	}
 	if d.err == nil && len(d.b) != 0 {

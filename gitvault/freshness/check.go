@@ -50,9 +50,14 @@ const MaxCommits = 10
 
 // Doc is one page or memory to check.
 type Doc struct {
-	Path      string // repository-relative, slash-separated
-	Text      string // the document as read (work tree or the target's tree)
-	Memory    bool   // an ECC memory: body citations only, anchored by UpdatedAt
+	Path string // repository-relative, slash-separated
+	Text string // the document as read (work tree or the target's tree)
+	// Blob is the id of the committed blob whose bytes are Text, when the
+	// document was read from a tree ("" when not). The verdict cache keys
+	// the document by it, so Text may be left empty until a verdict must
+	// be computed (CheckCached reads it then).
+	Blob      string
+	Memory    bool // an ECC memory: body citations only, anchored by UpdatedAt
 	UpdatedAt time.Time
 	// WorkTree marks a page with uncommitted changes: it is anchored at
 	// the work tree, that is, it was just written against the code at the
@@ -118,6 +123,7 @@ type checker struct {
 	changes map[string]map[string]bool              // commitChanges
 	chainIx map[string]chainIndex                   // indexChain, by range
 	rangeIx map[string]map[string][]*gitrepo.Commit // rangeIndex, by anchor
+	fp      *fpChain                                // the target's first-parent chain (fpchain.go)
 }
 
 // Check computes the reports of docs against the target commit (a full
@@ -477,17 +483,49 @@ func withoutVerified(text string) string {
 	return strings.Join(append(append([]string{}, lines[:k.Line]...), lines[k.Line+1:]...), "\n")
 }
 
-// isAncestor reports whether a is b or one of its ancestors.
+// isAncestor reports whether a is b or one of its ancestors. It walks b's
+// ancestors (the shallow boundary ends them) and never cuts the walk by
+// committer date: with equal or skewed dates such a cut-off answers wrongly
+// (it did: every date equal, a far behind b). Where the commit-graph gives
+// generation numbers the walk skips every commit whose generation is not
+// above a's (none of those descends from a), and every commit the graph
+// lists when a is not in it (the graph is closed under parents, so such a
+// commit has no ancestor outside it). Without a graph it reads the whole
+// history below b in the worst case.
 func (k *checker) isAncestor(a, b string) (bool, error) {
 	if a == b {
 		return true, nil
 	}
-	// a is an ancestor of b exactly when b..a is empty.
-	back, err := k.between(b, a)
-	if err != nil {
-		return false, err
+	ga, aGen := k.tr.Generation(a)
+	aInGraph := aGen || k.tr.InCommitGraph(a)
+	prune := func(c string) bool {
+		if aGen {
+			g, ok := k.tr.Generation(c)
+			return ok && g <= ga
+		}
+		return !aInGraph && k.tr.InCommitGraph(c)
 	}
-	return len(back) == 0, nil
+	seen := map[string]bool{b: true}
+	stack := []string{b}
+	for len(stack) > 0 {
+		h := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		c, err := k.header(h)
+		if err != nil {
+			return false, err
+		}
+		for _, p := range c.Parents {
+			if p == a {
+				return true, nil
+			}
+			if seen[p] || prune(p) {
+				continue
+			}
+			seen[p] = true
+			stack = append(stack, p)
+		}
+	}
+	return false, nil
 }
 
 // report computes one document's citations and verdicts.
@@ -597,7 +635,7 @@ func (k *checker) verdict(c Citation, anchor *gitrepo.Commit) (Result, error) {
 	} else if ok && et.Hash == ea.Hash && et.Mode == ea.Mode {
 		return res, nil // the same content: nothing that happened in between matters
 	}
-	chain, err := k.chain(anchor.Hash, k.target.Hash)
+	line, fpv, err := k.descentTo(anchor.Hash)
 	if err != nil {
 		return res, err
 	}
@@ -607,15 +645,11 @@ func (k *checker) verdict(c Citation, anchor *gitrepo.Commit) (Result, error) {
 			return res, err
 		}
 	}
-	ix, err := k.indexChain(anchor.Hash+".."+k.target.Hash, chain)
-	if err != nil {
-		return res, err
-	}
 	names := map[string]bool{c.Path: true}
 	// Only the commits of the chain that change the path can change the
 	// citation: step from one to the next (the path may change on a rename).
-	for i := ix.next(f.path, 0); i > 0 && !f.gone; i = ix.next(f.path, i) {
-		if err := f.step(chain[i-1], chain[i]); err != nil {
+	for i := line.next(f.path, 0); i > 0 && !f.gone; i = line.next(f.path, i) {
+		if err := f.step(line.at(i-1), line.at(i)); err != nil {
 			return res, err
 		}
 		names[f.path] = true
@@ -658,7 +692,7 @@ func (k *checker) verdict(c Citation, anchor *gitrepo.Commit) (Result, error) {
 			res.Verdict = Fresh
 		default:
 			res.Verdict = Drifted
-			list, err := k.touching(anchor.Hash, names, isFile(ea.Mode))
+			list, err := k.touching(anchor.Hash, fpv, names, isFile(ea.Mode))
 			if err != nil {
 				return res, err
 			}
@@ -683,33 +717,57 @@ func (k *checker) verdict(c Citation, anchor *gitrepo.Commit) (Result, error) {
 // first: a commit with one parent whose entry differs, a merge whose
 // entry differs from every parent's. For files it counts the lines each
 // commit added and removed.
-func (k *checker) touching(anchor string, names map[string]bool, file bool) ([]CommitRef, error) {
-	ix, err := k.rangeIndex(anchor)
-	if err != nil {
-		return nil, err
-	}
-	seen := map[string]bool{}
+//
+// When the range is the first-parent chain's list[0..pa-1] with no merge
+// (fpv linear), its commits that change a name are read off the chain's
+// index, newest first, without a walk of the range.
+func (k *checker) touching(anchor string, fpv *fpView, names map[string]bool, file bool) ([]CommitRef, error) {
 	var commits []*gitrepo.Commit
-	for name := range names {
-		for _, c := range ix[name] {
-			if !seen[c.Hash] {
-				seen[c.Hash] = true
-				commits = append(commits, c)
+	if fpv != nil && fpv.linear() {
+		seen := map[int]bool{}
+		var at []int
+		for name := range names {
+			for _, i := range fpv.fp.ix[name] {
+				if i >= fpv.pa {
+					break
+				}
+				if !seen[i] {
+					seen[i] = true
+					at = append(at, i)
+				}
 			}
 		}
-	}
-	rng, err := k.between(anchor, k.target.Hash)
-	if err != nil {
-		return nil, err
-	}
-	order := make(map[string]int, len(commits))
-	if len(names) > 1 {
-		for i, c := range rng {
-			if seen[c.Hash] {
-				order[c.Hash] = i
+		sort.Ints(at)
+		for _, i := range at {
+			commits = append(commits, fpv.fp.list[i])
+		}
+	} else {
+		ix, err := k.rangeIndex(anchor)
+		if err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		for name := range names {
+			for _, c := range ix[name] {
+				if !seen[c.Hash] {
+					seen[c.Hash] = true
+					commits = append(commits, c)
+				}
 			}
 		}
-		sort.SliceStable(commits, func(i, j int) bool { return order[commits[i].Hash] < order[commits[j].Hash] })
+		rng, err := k.between(anchor, k.target.Hash)
+		if err != nil {
+			return nil, err
+		}
+		order := make(map[string]int, len(commits))
+		if len(names) > 1 {
+			for i, c := range rng {
+				if seen[c.Hash] {
+					order[c.Hash] = i
+				}
+			}
+			sort.SliceStable(commits, func(i, j int) bool { return order[commits[i].Hash] < order[commits[j].Hash] })
+		}
 	}
 	var out []CommitRef
 	for _, c := range commits {
@@ -719,8 +777,12 @@ func (k *checker) touching(anchor string, names map[string]bool, file bool) ([]C
 			if err != nil {
 				return nil, err
 			}
+			changed, err := k.commitChanges(c)
+			if err != nil {
+				return nil, err
+			}
 			for name := range names {
-				if !k.changes[c.Hash][name] {
+				if !changed[name] {
 					continue
 				}
 				before, err := k.linesAt(pc.Tree, name)

@@ -28,6 +28,17 @@ func TreePages(repo *gitrepo.Repo, target string) ([]Doc, error) {
 	// them, most of a warm stale run.
 	tr := repo.NewTreeReader()
 	defer tr.Close()
+	docs, err := treePageBlobs(tr, target)
+	if err != nil {
+		return nil, err
+	}
+	return docs, readTexts(tr, docs)
+}
+
+// treePageBlobs is TreePages without the texts: each Doc has its Blob
+// and an empty Text (readTexts fills them). The verdict cache keys a
+// committed page by its blob id, so a warm run reads no page.
+func treePageBlobs(tr *gitrepo.TreeReader, target string) ([]Doc, error) {
 	c, err := tr.CommitHeader(target)
 	if err != nil {
 		return nil, err
@@ -48,13 +59,25 @@ func TreePages(repo *gitrepo.Repo, target string) ([]Doc, error) {
 		if !strings.HasSuffix(it.Name, ".md") || it.Mode != filemode.Regular && it.Mode != filemode.Executable {
 			continue
 		}
-		data, err := tr.ReadBlob(it.Hash)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", PagesDir+"/"+it.Name, err)
-		}
-		out = append(out, Doc{Path: PagesDir + "/" + it.Name, Text: string(data)})
+		out = append(out, Doc{Path: PagesDir + "/" + it.Name, Blob: it.Hash})
 	}
 	return out, nil
+}
+
+// readTexts reads the text of each document that has a Blob and no Text.
+func readTexts(tr *gitrepo.TreeReader, docs []Doc) error {
+	for i := range docs {
+		d := &docs[i]
+		if d.Blob == "" || d.Text != "" {
+			continue
+		}
+		data, err := tr.ReadBlob(d.Blob)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", d.Path, err)
+		}
+		d.Text = string(data)
+	}
+	return nil
 }
 
 // TreeMemories lists the valid ECC memories under .ecc/memory/ in the tree

@@ -186,32 +186,59 @@ func anchorText(a Anchor) string {
 // verdict and anchor, an indented line per citation that is not fresh,
 // and a closing count line.
 func Text(target string, reps []Report) string {
+	// Appended to one buffer, not through fmt: a warm run of 1,000 pages
+	// spent a third of its time in Fprintf and a growing Builder.
 	var b strings.Builder
+	buf := make([]byte, 0, 256*len(reps)+256)
+	pad8 := func(v Verdict) {
+		buf = append(buf, v...)
+		for n := len(v); n < 8; n++ { // %-8s (verdicts are ASCII)
+			buf = append(buf, ' ')
+		}
+	}
 	uncited := 0
 	for _, r := range reps {
 		if r.Verdict == Uncited && len(r.Invalid) == 0 {
 			uncited++
 			continue
 		}
-		fmt.Fprintf(&b, "%-8s %s (anchor %s)\n", r.Verdict, r.Path, anchorText(r.Anchor))
+		pad8(r.Verdict)
+		buf = append(append(append(append(buf, ' '), r.Path...), " (anchor "...), anchorText(r.Anchor)...)
+		buf = append(buf, ")\n"...)
 		for _, c := range r.Citations {
 			if c.Verdict == Fresh && c.NewStart == 0 {
 				continue
 			}
-			fmt.Fprintf(&b, "  %-8s %s: %s\n", c.Verdict, c.Citation.String(), c.Why())
+			buf = append(buf, "  "...)
+			pad8(c.Verdict)
+			buf = append(append(append(append(buf, ' '), c.Citation.String()...), ": "...), c.Why()...)
+			buf = append(buf, '\n')
 			if c.Verdict == Drifted {
 				for _, k := range c.Commits {
-					fmt.Fprintf(&b, "           %s %s %s (+%d -%d) %s\n", k.Short, k.Date.UTC().Format("2006-01-02"), quoteSubject(k.Subject), k.Added, k.Removed, k.Author)
+					buf = append(append(append(buf, "           "...), k.Short...), ' ')
+					buf = k.Date.UTC().AppendFormat(buf, "2006-01-02")
+					buf = append(append(append(buf, ' '), quoteSubject(k.Subject)...), " (+"...)
+					buf = strconv.AppendInt(buf, int64(k.Added), 10)
+					buf = append(buf, " -"...)
+					buf = strconv.AppendInt(buf, int64(k.Removed), 10)
+					buf = append(append(append(buf, ") "...), k.Author...), '\n')
 				}
 				if c.Count > len(c.Commits) {
-					fmt.Fprintf(&b, "           ... %d more\n", c.Count-len(c.Commits))
+					buf = append(buf, "           ... "...)
+					buf = strconv.AppendInt(buf, int64(c.Count-len(c.Commits)), 10)
+					buf = append(buf, " more\n"...)
 				}
 			}
+		}
+		if len(r.Invalid) > 0 {
+			b.Write(buf)
+			buf = buf[:0]
 		}
 		for _, bad := range r.Invalid {
 			fmt.Fprintf(&b, "  invalid  sources entry %q (line %d): %s\n", bad.Entry, bad.Line, bad.Reason)
 		}
 	}
+	b.Write(buf)
 	m := Counts(reps)
 	fmt.Fprintf(&b, "%d documents at %s: %d fresh, %d moved, %d drifted, %d missing, %d uncited\n",
 		len(reps), short(target), m[Fresh], m[Moved], m[Drifted], m[Missing], m[Uncited])

@@ -32,6 +32,11 @@ func (e noHistory) Is(target error) bool { return target == ErrNoHistory }
 // the target: rev, or HEAD when rev is "". The error for a missing HEAD
 // wraps ErrNoHistory.
 func Repo(eng *gitvault.Engine, rev string) (*gitrepo.Repo, string, error) {
+	return repoWith(eng, rev, nil)
+}
+
+// repoWith is Repo resolving through tr (nil: a reader of its own).
+func repoWith(eng *gitvault.Engine, rev string, tr *gitrepo.TreeReader) (*gitrepo.Repo, string, error) {
 	if !eng.WS.InGit {
 		return nil, "", noHistory{"Not inside a Git work tree: " + eng.WS.Root}
 	}
@@ -43,7 +48,14 @@ func Repo(eng *gitvault.Engine, rev string) (*gitrepo.Repo, string, error) {
 	if at == "" {
 		at = "HEAD"
 	}
-	target, err := repo.ResolveCommit(at)
+	own := tr == nil
+	if own {
+		tr = repo.NewTreeReader()
+	}
+	target, err := repo.ResolveCommitWith(tr, at)
+	if own {
+		tr.Close()
+	}
 	if err != nil {
 		if rev == "" {
 			return nil, "", noHistory{fmt.Sprintf("No commit yet: freshness is read from Git history (%s)", err)}
@@ -74,45 +86,67 @@ func PageArg(arg string) (string, error) {
 // that target lacks, has uncommitted changes and is anchored at the work
 // tree. Only the named pages are read, in the work tree and at target.
 func WorkTreePages(eng *gitvault.Engine, repo *gitrepo.Repo, target string, names []string) ([]Doc, error) {
-	committed, err := committedTexts(repo, target, names)
+	tr := repo.NewTreeReader()
+	defer tr.Close()
+	return workTreePagesWith(eng, tr, target, names)
+}
+
+func workTreePagesWith(eng *gitvault.Engine, tr *gitrepo.TreeReader, target string, names []string) ([]Doc, error) {
+	committed, blobs, err := committedTexts(tr, target, names)
 	if err != nil {
 		return nil, err
 	}
-	return workTreeDocs(eng, names, func(name, text string) bool {
+	docs, err := workTreeDocs(eng, names, func(name, text string) bool {
 		old, ok := committed[name]
 		return ok && old == text
 	})
+	if err != nil {
+		return nil, err
+	}
+	// A page whose text is its committed blob's bytes is keyed by the
+	// blob in the verdict cache, as git echoes stale --rev keys it: the
+	// two (and the SessionStart hook) share their verdicts.
+	for i := range docs {
+		if d := &docs[i]; !d.WorkTree {
+			d.Blob = blobs[strings.TrimPrefix(d.Path, PagesDir+"/")]
+		}
+	}
+	return docs, nil
 }
 
 // committedTexts returns the texts at target of the named pages it has,
 // decoded as the page reader decodes them; a page whose blob does not
 // decode is left out (it differs from any page the reader returns).
-func committedTexts(repo *gitrepo.Repo, target string, names []string) (map[string]string, error) {
-	c, err := repo.CommitInfo(target)
+func committedTexts(tr *gitrepo.TreeReader, target string, names []string) (texts, blobs map[string]string, err error) {
+	// The tree from the commit-graph or the fast reader: go-git's commit
+	// lookup decoded the whole pack index (most of the SessionStart
+	// addition).
+	c, err := tr.CommitHeader(target)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	tr := repo.NewTreeReader()
-	defer tr.Close()
-	out := map[string]string{}
+	texts, blobs = map[string]string{}, map[string]string{}
 	for _, name := range names {
 		p := PagesDir + "/" + name
 		it, ok, err := tr.Entry(c.Tree, p)
 		if err != nil {
-			return nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
+			return nil, nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
 		}
 		if !ok || !isFile(it.Mode) {
 			continue
 		}
 		data, err := tr.ReadBlob(it.Hash)
 		if err != nil {
-			return nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
+			return nil, nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
 		}
 		if text, err := pytext.DecodeText(data); err == nil {
-			out[name] = text
+			texts[name] = text
+			if text == string(data) {
+				blobs[name] = it.Hash // the decoded text is the blob's bytes
+			}
 		}
 	}
-	return out, nil
+	return texts, blobs, nil
 }
 
 // workTreeDocs reads the named pages of the work tree; committed says
@@ -156,7 +190,10 @@ func Reports(eng *gitvault.Engine, sel Selection) (target string, reps []Report,
 	var docs []Doc
 	switch {
 	case sel.Rev != "":
-		if docs, err = TreePages(repo, target); err != nil {
+		tr := repo.NewTreeReader()
+		docs, err = treePageBlobs(tr, target)
+		tr.Close()
+		if err != nil {
 			return "", nil, nil, fmt.Errorf("Cannot read the pages at %s: %s", short(target), err)
 		}
 	default:
@@ -226,11 +263,16 @@ func Reports(eng *gitvault.Engine, sel Selection) (target string, reps []Report,
 // git's revision order (newest committer date first) and reads at most
 // maxCommits commits (0: no bound).
 func RecentPages(repo *gitrepo.Repo, target string, n, maxCommits int) ([]string, error) {
+	tr := repo.NewTreeReader()
+	defer tr.Close()
+	return recentPagesWith(repo, tr, target, n, maxCommits)
+}
+
+func recentPagesWith(repo *gitrepo.Repo, tr *gitrepo.TreeReader, target string, n, maxCommits int) ([]string, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	k := &checker{repo: repo, tr: repo.NewTreeReader()}
-	defer k.tr.Close()
+	k := &checker{repo: repo, tr: tr}
 	var err error
 	if k.shallow, err = repo.Shallow(); err != nil {
 		return nil, err
@@ -346,11 +388,16 @@ func (r Report) Line() string {
 // cache (.git/echoes/stale) where that has the page at this HEAD, and
 // computes the others without keeping them.
 func RecentReports(eng *gitvault.Engine, n, maxCommits int) ([]Report, error) {
-	repo, target, err := Repo(eng, "")
+	// One reader of the packs and the commit-graph for the whole
+	// addition: each reader opened maps the pack indexes and reads and
+	// checks the commit-graph file again.
+	repo, target, err := repoWith(eng, "", nil)
 	if err != nil {
 		return nil, err
 	}
-	recent, err := RecentPages(repo, target, n, maxCommits)
+	tr := repo.NewTreeReader()
+	defer tr.Close()
+	recent, err := recentPagesWith(repo, tr, target, n, maxCommits)
 	if err != nil {
 		return nil, err
 	}
@@ -371,7 +418,7 @@ func RecentReports(eng *gitvault.Engine, n, maxCommits int) ([]Report, error) {
 			names = append(names, p)
 		}
 	}
-	docs, err := WorkTreePages(eng, repo, target, names)
+	docs, err := workTreePagesWith(eng, tr, target, names)
 	if err != nil {
 		return nil, err
 	}
@@ -379,5 +426,5 @@ func RecentReports(eng *gitvault.Engine, n, maxCommits int) ([]Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return checkCachedReadOnly(repo, target, docs, dir)
+	return checkCachedReadOnly(repo, tr, target, docs, dir)
 }

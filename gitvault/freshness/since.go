@@ -238,10 +238,18 @@ func (k *checker) checkAt(anchor, target string, docs []Doc) ([]Report, error) {
 	return out, nil
 }
 
+// deltaCacheBytes is the checker's cache of rebuilt pack objects.
+const deltaCacheBytes = 32 << 20
+
 // newChecker is a checker with its readers and empty memos, for Check and
 // CheckAt (the caller closes k.tr).
 func newChecker(repo *gitrepo.Repo) *checker {
-	return &checker{repo: repo, tr: repo.NewTreeReader(), ranges: map[string][]*gitrepo.Commit{},
+	tr := repo.NewTreeReader()
+	// The verdicts read every tree of the range in every cited
+	// directory: each directory's delta chains must stay cached from one
+	// commit to the next (see SetDeltaCacheBytes).
+	tr.SetDeltaCacheBytes(deltaCacheBytes)
+	return &checker{repo: repo, tr: tr, ranges: map[string][]*gitrepo.Commit{},
 		chains: map[string][]*gitrepo.Commit{}, infos: map[string]*gitrepo.Commit{}, blobs: map[string][]string{},
 		changes: map[string]map[string]bool{}, pairs: map[string]map[string]bool{}, chainIx: map[string]chainIndex{}, rangeIx: map[string]map[string][]*gitrepo.Commit{}}
 }

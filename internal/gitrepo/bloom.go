@@ -194,6 +194,29 @@ func (g *commitGraph) bloomFilters() *bloomFilters {
 	return g.bloom
 }
 
+// Generation returns the commit-graph's generation number of a commit
+// (its topological level: a commit's is larger than each of its parents'),
+// or false when the graph does not list the commit or has none. The graph
+// holds every ancestor of a commit it lists, so a commit it does not list
+// is no ancestor of one it does.
+func (t *TreeReader) Generation(commit string) (uint32, bool) {
+	if len(commit) != 40 {
+		return 0, false
+	}
+	h := plumbing.NewHash(commit)
+	return t.graph.generation(h[:])
+}
+
+// InCommitGraph reports whether the commit-graph lists the commit.
+func (t *TreeReader) InCommitGraph(commit string) bool {
+	if t.graph == nil || len(commit) != 40 {
+		return false
+	}
+	h := plumbing.NewHash(commit)
+	_, ok := t.graph.pos(h[:])
+	return ok
+}
+
 // HasChangedPathFilters reports whether the commit-graph carries usable
 // changed-path Bloom filters.
 func (t *TreeReader) HasChangedPathFilters() bool { return t.graph.bloomFilters() != nil }

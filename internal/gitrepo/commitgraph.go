@@ -212,3 +212,22 @@ func (g *commitGraph) lookup(id []byte) (tree string, parents []string, when tim
 	}
 	return hex.EncodeToString(r[:20]), parents, time.Unix(sec, 0), true
 }
+
+// generation returns a commit's generation number (version 1, its
+// topological level: 1 for a root, else one more than its parents'
+// largest) from the Commit Data chunk: the upper 30 bits of the word
+// before the date (gitformat-commit-graph, "Commit Data (ID: {'C', 'D',
+// 'A', 'T' })"). ok is false when the commit is not in the graph or the
+// graph was written without generation numbers (0, GENERATION_NUMBER_ZERO
+// in git's commit-graph.h).
+func (g *commitGraph) generation(id []byte) (uint32, bool) {
+	if g == nil || len(id) != 20 {
+		return 0, false
+	}
+	i, found := g.pos(id)
+	if !found {
+		return 0, false
+	}
+	gen := binary.BigEndian.Uint32(g.data[i*cgRecordSize+28:]) >> 2
+	return gen, gen != 0
+}

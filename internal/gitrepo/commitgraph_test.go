@@ -113,3 +113,34 @@ func TestCommitGraphAgreesWithObjects(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitGraphGeneration: the generation numbers read from the graph
+// are the topological levels of the history (1 for the root, one more
+// than the largest of the parents'), computed here from git rev-list's
+// parents; a commit the graph lacks has none.
+func TestCommitGraphGeneration(t *testing.T) {
+	sb, dir, _ := graphRepo(t)
+	repo, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := repo.NewTreeReader()
+	defer tr.Close()
+	out := sb.Git(dir, "rev-list", "--reverse", "--topo-order", "--parents", "main")
+	level := map[string]uint32{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		f := strings.Fields(l)
+		lv := uint32(1)
+		for _, p := range f[1:] {
+			lv = max(lv, level[p]+1)
+		}
+		level[f[0]] = lv
+		got, ok := tr.Generation(f[0])
+		if !ok || got != lv || !tr.InCommitGraph(f[0]) {
+			t.Errorf("Generation(%s) = %d, %v; want %d", f[0][:7], got, ok, lv)
+		}
+	}
+	if _, ok := tr.Generation(strings.Repeat("0", 40)); ok || tr.InCommitGraph(strings.Repeat("0", 40)) {
+		t.Error("a commit the graph lacks has a generation")
+	}
+}

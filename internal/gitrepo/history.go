@@ -88,6 +88,56 @@ func (r *Repo) ResolveCommit(rev string) (string, error) {
 	return h.String(), nil
 }
 
+// ResolveCommitWith is ResolveCommit for the common case read through a
+// TreeReader: a plain reference name (HEAD, a branch, a tag, refs/...,
+// expanded by git's rules as go-git expands it) naming a commit the
+// commit-graph lists or the fast object reader reads as a commit. It
+// avoids go-git's object lookup, which decodes the whole pack index (a
+// third of a warm git echoes stale on a 55,000-object pack). Anything
+// else (a revision expression, an id or id prefix, an annotated tag, an
+// object only go-git can read) is resolved by ResolveCommit, so the
+// answer is always the one ResolveCommit gives.
+func (r *Repo) ResolveCommitWith(t *TreeReader, rev string) (string, error) {
+	if plainRefName(rev) {
+		r.gitMu.Lock()
+		var id string
+		for _, rule := range plumbing.RefRevParseRules {
+			ref, err := r.git.Reference(plumbing.ReferenceName(fmt.Sprintf(rule, rev)), true)
+			if err == nil && ref.Type() == plumbing.HashReference {
+				id = ref.Hash().String()
+				break
+			}
+		}
+		r.gitMu.Unlock()
+		if id != "" {
+			if t.InCommitGraph(id) {
+				return id, nil
+			}
+			h := plumbing.NewHash(id)
+			if typ, _, err := t.fast.read(h[:]); err == nil && typ == "commit" {
+				return id, nil
+			}
+		}
+	}
+	return r.ResolveCommit(rev)
+}
+
+// plainRefName reports whether rev is a reference name with no revision
+// syntax and cannot be read as an object id prefix (go-git tries those
+// first).
+func plainRefName(rev string) bool {
+	if rev == "" || strings.ContainsAny(rev, "~^@{}:?*[\\ ") || strings.Contains(rev, "..") {
+		return false
+	}
+	for i := 0; i < len(rev); i++ {
+		c := rev[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return true
+		}
+	}
+	return false // all hex: maybe an id prefix
+}
+
 // Upstream returns the remote-tracking ref the current branch follows
 // (branch.<name>.remote and branch.<name>.merge, as @{upstream}), or an
 // error wrapping ErrNoUpstream. Only the default fetch mapping
@@ -308,6 +358,20 @@ func (r *Repo) NewTreeReader() *TreeReader {
 	objects := filepath.Join(r.commonDir, "objects")
 	return &TreeReader{r: r, st: st, fast: openObjStore(objects), graph: openCommitGraph(objects),
 		cache: map[plumbing.Hash][]byte{}, commits: map[string]*Commit{}}
+}
+
+// SetDeltaCacheBytes sets the bound of the reader's cache of rebuilt
+// pack objects (see objCache; the default suits a walk of one path). A
+// walk that reads every tree of a long history across many directories
+// (freshness's pass over 10,000 commits and 100 directories, each with
+// its own delta chains) rebuilt each chain again and again in the default
+// 4 MiB: 195,000 delta applications for 30,000 trees, against 30,000 at
+// 32 MiB. Entries already cached are kept when the bound shrinks until
+// the next insertion.
+func (t *TreeReader) SetDeltaCacheBytes(n int) {
+	if t.fast != nil && n > 0 {
+		t.fast.cache.limit = n
+	}
 }
 
 // Close releases the pack files the reader kept open.
