@@ -12,7 +12,7 @@ Nothing here is a pass/fail test.
 Prints, in milliseconds: the first build, the warm query p50 and p99 (in
 process, over 20 rounds of the queries), the update of one changed page,
 and the index size in MB. --build-only builds the index and exits, for
-farm-bench to pair whole processes (first build against first build).
+tools/pairbench to pair whole processes (first build against first build).
 """
 import os
 import re

@@ -13,6 +13,10 @@ mkdir -p "$work/bin"
 # dynamic loader and cgo's threads alone cost more than a Go hello-world.
 CGO_ENABLED=0 go build -trimpath -o "$work/bin/git-echoes" ./cmd/git-echoes
 go build -o "$work/bin/vaultgen" ./cmd/vaultgen
+# Paired whole-process timing of a command against its yardstick
+# (tools/pairbench: A B A B ..., medians and the ratio pair by pair).
+go build -o "$work/bin/pairbench" ./tools/pairbench
+pb="$work/bin/pairbench"
 ge="$work/bin/git-echoes"
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
@@ -44,14 +48,14 @@ if [ ! -x "$hello/hello" ]; then
   printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$hello/main.go"
   (cd "$hello" && GO111MODULE=off go build -o hello main.go)
 fi
-if command -v farm-bench >/dev/null; then
-  farm-bench -n 21 --vs "$hello/hello" -- "$ge" --version
-  farm-bench -n 21 --vs "$hello/hello" -- sh -c "echo '{\"entry\": \"- bench\"}' | '$ge' --workspace '$small' append"
+if [ -x "$pb" ]; then
+  "$pb" -n 21 -vs "$hello/hello" -- "$ge" --version
+  "$pb" -n 21 -vs "$hello/hello" -- sh -c "echo '{\"entry\": \"- bench\"}' | '$ge' --workspace '$small' append"
   sg="$work/staged"
   if [ ! -d "$sg/.git" ]; then
     git init -q "$sg"; (cd "$sg" && "$ge" init >/dev/null && git add -A)
   fi
-  (cd "$sg" && farm-bench -n 21 --vs "$hello/hello" -- "$ge" check --staged)
+  (cd "$sg" && "$pb" -n 21 -vs "$hello/hello" -- "$ge" check --staged)
   # GE_BASELINE=/path/to/an/older/git-echoes pairs append and check --staged
   # with it (issue 19: "<= the first wave's binary, same run"); build it
   # from its commit with the same flags, e.g.
@@ -59,8 +63,8 @@ if command -v farm-bench >/dev/null; then
   #   (cd /tmp/wave1 && CGO_ENABLED=0 go build -trimpath -o /tmp/ge-wave1 ./cmd/git-echoes)
   if [ -n "${GE_BASELINE:-}" ]; then
     printf '{"entry": "- bench"}\n' >"$work/append.json"
-    farm-bench -n 21 --vs "$GE_BASELINE --workspace $big append --payload $work/append.json" -- "$ge" --workspace "$big" append --payload "$work/append.json"
-    (cd "$sg" && farm-bench -n 21 --vs "$GE_BASELINE check --staged" -- "$ge" check --staged)
+    "$pb" -n 21 -vs "$GE_BASELINE --workspace $big append --payload $work/append.json" -- "$ge" --workspace "$big" append --payload "$work/append.json"
+    (cd "$sg" && "$pb" -n 21 -vs "$GE_BASELINE check --staged" -- "$ge" check --staged)
   fi
 else
   label="git echoes --version"; best "$ge" --version
@@ -214,11 +218,11 @@ fi
 echo "== stale: 1,000 pages, 3,000 cited paths, 10,000 commits"
 # cold: the verdict cache removed before each run; warm: answered from it.
 cold="rm -f '$fresh/.git/echoes/stale/verdicts'; exec '$ge' stale --workspace '$fresh' --rev main --format json"
-if command -v farm-bench >/dev/null; then
-  farm-bench -n 5 --timeout 600 --vs "git -C $fresh log --format=%H --name-only main" -- sh -c "$cold"
+if [ -x "$pb" ]; then
+  "$pb" -n 5 -vs "git -C $fresh log --format=%H --name-only main" -- sh -c "$cold"
   "$ge" stale --workspace "$fresh" --rev main --format json >/dev/null
-  farm-bench -n 11 --vs "git -C $fresh log --format=%H --name-only main" -- "$ge" stale --workspace "$fresh" --rev main --format json
-  farm-bench -n 11 --vs "git -C $fresh log --format=%H --name-only main" -- "$ge" stale --workspace "$fresh" --rev main --format text
+  "$pb" -n 11 -vs "git -C $fresh log --format=%H --name-only main" -- "$ge" stale --workspace "$fresh" --rev main --format json
+  "$pb" -n 11 -vs "git -C $fresh log --format=%H --name-only main" -- "$ge" stale --workspace "$fresh" --rev main --format text
 else
   label="git log --format=%H --name-only (baseline)"; best git -C "$fresh" log --format=%H --name-only main
   label="git echoes stale --rev main (cold)"; best sh -c "$cold"
@@ -277,9 +281,9 @@ page="$f/EchoesVault/pages/page-05000.md"
 label="git echoes find after one changed page"; best sh -c "echo edit >> '$page' && cd '$f' && '$ge' find 'token refresh'"
 printf '%6s MB  git echoes find index\n' "$(du -sm "$fcache" | cut -f1)"
 python3 scripts/bench-fts5.py "$f" "${queries[@]}" | sed 's/^/        /'
-if command -v farm-bench >/dev/null; then
-  echo "== find first build, paired with Python's FTS5 build (farm-bench, quote the median cpu)"
-  farm-bench -n 5 --timeout 600 --vs "python3 scripts/bench-fts5.py --build-only $f" -- "$ge" --workspace "$f" find --rebuild
+if [ -x "$pb" ]; then
+  echo "== find first build, paired with Python's FTS5 build (paired, quote the median cpu)"
+  "$pb" -n 5 -vs "python3 scripts/bench-fts5.py --build-only $f" -- "$ge" --workspace "$f" find --rebuild
 fi
 
 # The same on real technical prose (issue 19): about 2,700 pages cut from
@@ -299,8 +303,8 @@ if [ -d "$p/EchoesVault/pages" ]; then
     label="git echoes find '$q' (prose, warm, whole process)"; best sh -c "cd '$p' && '$ge' find '$q'"
   done
   python3 scripts/bench-fts5.py "$p" "${pq[@]}" | sed 's/^/        /'
-  if command -v farm-bench >/dev/null; then
-    farm-bench -n 5 --timeout 300 --vs "python3 scripts/bench-fts5.py --build-only $p" -- "$ge" --workspace "$p" find --rebuild
+  if [ -x "$pb" ]; then
+    "$pb" -n 5 -vs "python3 scripts/bench-fts5.py --build-only $p" -- "$ge" --workspace "$p" find --rebuild
   fi
 fi
 
@@ -343,8 +347,8 @@ go build -o "$work/bin/mcpbench" ./tools/mcpbench
 "$work/bin/mcpbench" -bin "$ge" ${BASE_GE:+-vs "$BASE_GE"} -dir "$work/mcp5k" -pages 5000 -memories 4990 -calls 200
 
 # Issue 22: the pre-commit gate of 1,000 staged pages, this build (A) against
-# today's (B: BASE_GE, a git-echoes built from main), paired with farm-bench.
-if [ -n "${BASE_GE:-}" ] && command -v farm-bench >/dev/null; then
+# today's (B: BASE_GE, a git-echoes built from main), paired (tools/pairbench).
+if [ -n "${BASE_GE:-}" ] && [ -x "$pb" ]; then
   r1k="$work/staged1k"
   if [ ! -d "$r1k/.git" ]; then
     "$work/bin/vaultgen" -dir "$r1k" -pages 1000 -daily 30
@@ -353,5 +357,5 @@ if [ -n "${BASE_GE:-}" ] && command -v farm-bench >/dev/null; then
     git -C "$r1k" add -A
   fi
   echo "== check --staged of 1,000 staged pages: this build (A) vs BASE_GE (B)"
-  farm-bench -n 10 --timeout 300 --vs "$BASE_GE check --workspace $r1k --staged" -- "$ge" check --workspace "$r1k" --staged
+  "$pb" -n 10 -vs "$BASE_GE check --workspace $r1k --staged" -- "$ge" check --workspace "$r1k" --staged
 fi

@@ -86,7 +86,7 @@ var livePragmas = []string{"busy_timeout(15000)", "journal_mode(WAL)", "synchron
 // process opens it before it is published, and a build that does not
 // finish is never published, so it needs no journal and no syncs while
 // it is written; publish syncs it once and reopens it with livePragmas.
-// (A 32 MB page cache was measured too: no change, paired with farm-bench.)
+// (A 32 MB page cache was measured too: no change, in paired whole-process runs.)
 var buildPragmas = []string{"busy_timeout(15000)", "journal_mode(OFF)", "synchronous(OFF)"}
 
 func openDB(path string, create bool) (*sql.DB, error) {
