@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/freshness"
+	"github.com/git-echoes/git-echoes/gitvault/freshness/freshnesstest"
 	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 )
@@ -46,7 +46,7 @@ func benchVaultDir(b *testing.B) string {
 		dir := s.Init(filepath.Join(base, "r"))
 		var stream strings.Builder
 		w := bufio.NewWriter(&stream)
-		writeBenchHistory(w, 10000, 1000, 3000)
+		freshnesstest.WriteCitingHistory(w, freshnesstest.Commits, freshnesstest.Pages, freshnesstest.Files)
 		w.Flush()
 		if _, err := s.Run(dir, nil, []byte(stream.String()), "fast-import", "--quiet"); err != nil {
 			benchVault.err = err
@@ -70,52 +70,6 @@ func benchVaultDir(b *testing.B) string {
 		b.Fatal(benchVault.err)
 	}
 	return benchVault.dir
-}
-
-// writeBenchHistory is the fast-import stream of the benchmark history
-// (the same as freshness's writeCitingHistory and bench.sh's awk).
-func writeBenchHistory(w *bufio.Writer, commits, pages, files int) {
-	file := func(f, version int) string {
-		var b strings.Builder
-		fmt.Fprintf(&b, "package d%02d\n\n", f%100)
-		for l := 1; l <= 20; l++ {
-			if l == 10 {
-				fmt.Fprintf(&b, "// version %d of file %d\n", version, f)
-				continue
-			}
-			fmt.Fprintf(&b, "// line %d of file %d\n", l, f)
-		}
-		return b.String()
-	}
-	path := func(f int) string { return fmt.Sprintf("src/d%02d/f%04d.go", f%100, f) }
-	pageText := func(p, rev int) string {
-		return fmt.Sprintf("---\ntype: note\nstack: go\nstatus: active\nsummary: \"page %d\"\nsources:\n  - %s\n  - %s:8-12\n---\n\nSee `%s` (revision %d).\n",
-			p, path(3*p%files), path((3*p+1)%files), path((3*p+2)%files), rev)
-	}
-	data := func(s string) { fmt.Fprintf(w, "data %d\n%s\n", len(s), s) }
-	for c := 0; c < commits; c++ {
-		fmt.Fprintf(w, "commit refs/heads/main\ncommitter bench <bench@example.com> %d +0000\n", 1700000000+c*60)
-		data(fmt.Sprintf("commit %d", c))
-		if c == 0 {
-			for f := 0; f < files; f++ {
-				fmt.Fprintf(w, "M 100644 inline %s\n", path(f))
-				data(file(f, 0))
-			}
-			for p := 0; p < pages; p++ {
-				fmt.Fprintf(w, "M 100644 inline EchoesVault/pages/page-%04d.md\n", p)
-				data(pageText(p, 0))
-			}
-			continue
-		}
-		f := c * 7919 % files
-		fmt.Fprintf(w, "M 100644 inline %s\n", path(f))
-		data(file(f, c))
-		if c%50 == 0 {
-			p := c * 31 % pages
-			fmt.Fprintf(w, "M 100644 inline EchoesVault/pages/page-%04d.md\n", p)
-			data(pageText(p, c))
-		}
-	}
 }
 
 func BenchmarkSessionStartFreshness(b *testing.B) {

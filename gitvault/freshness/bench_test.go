@@ -2,7 +2,6 @@ package freshness
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/git-echoes/git-echoes/gitvault/freshness/freshnesstest"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
@@ -20,59 +20,6 @@ import (
 // first changes one line of one cited file; every 50th also edits a page,
 // so anchors are spread over the history. scripts/bench.sh builds the
 // same history (WriteCitingHistory's stream) for the whole commands.
-
-const (
-	benchPages   = 1000
-	benchFiles   = 3000
-	benchCommits = 10000
-)
-
-// WriteCitingHistory writes the fast-import stream of the benchmark
-// history to w.
-func writeCitingHistory(w *bufio.Writer, commits, pages, files int) {
-	file := func(f, version int) string {
-		var b strings.Builder
-		fmt.Fprintf(&b, "package d%02d\n\n", f%100)
-		for l := 1; l <= 20; l++ {
-			if l == 10 {
-				fmt.Fprintf(&b, "// version %d of file %d\n", version, f)
-				continue
-			}
-			fmt.Fprintf(&b, "// line %d of file %d\n", l, f)
-		}
-		return b.String()
-	}
-	path := func(f int) string { return fmt.Sprintf("src/d%02d/f%04d.go", f%100, f) }
-	pageText := func(p, rev int) string {
-		return fmt.Sprintf("---\ntype: note\nstack: go\nstatus: active\nsummary: \"page %d\"\nsources:\n  - %s\n  - %s:8-12\n---\n\nSee `%s` (revision %d).\n",
-			p, path(3*p%files), path((3*p+1)%files), path((3*p+2)%files), rev)
-	}
-	data := func(s string) { fmt.Fprintf(w, "data %d\n%s\n", len(s), s) }
-	ts := 1700000000
-	for c := 0; c < commits; c++ {
-		fmt.Fprintf(w, "commit refs/heads/main\ncommitter bench <bench@example.com> %d +0000\n", ts+c*60)
-		data(fmt.Sprintf("commit %d", c))
-		if c == 0 {
-			for f := 0; f < files; f++ {
-				fmt.Fprintf(w, "M 100644 inline %s\n", path(f))
-				data(file(f, 0))
-			}
-			for p := 0; p < pages; p++ {
-				fmt.Fprintf(w, "M 100644 inline EchoesVault/pages/page-%04d.md\n", p)
-				data(pageText(p, 0))
-			}
-			continue
-		}
-		f := c * 7919 % files
-		fmt.Fprintf(w, "M 100644 inline %s\n", path(f))
-		data(file(f, c))
-		if c%50 == 0 {
-			p := c * 31 % pages
-			fmt.Fprintf(w, "M 100644 inline EchoesVault/pages/page-%04d.md\n", p)
-			data(pageText(p, c))
-		}
-	}
-}
 
 var benchRepo struct {
 	once sync.Once
@@ -97,7 +44,7 @@ func citingHistory(b *testing.B) string {
 		dir = s.Init(filepath.Join(dir, "r"))
 		var stream strings.Builder
 		w := bufio.NewWriter(&stream)
-		writeCitingHistory(w, benchCommits, benchPages, benchFiles)
+		freshnesstest.WriteCitingHistory(w, freshnesstest.Commits, freshnesstest.Pages, freshnesstest.Files)
 		w.Flush()
 		if _, err := s.Run(dir, nil, []byte(stream.String()), "fast-import", "--quiet"); err != nil {
 			benchRepo.err = err
@@ -134,7 +81,7 @@ func BenchmarkStaleCold(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(reps) != benchPages {
+		if len(reps) != freshnesstest.Pages {
 			b.Fatalf("%d reports", len(reps))
 		}
 	}
@@ -180,7 +127,7 @@ func BenchmarkStaleWarm(b *testing.B) {
 			b.Fatal(err)
 		}
 		reps, werr, err := CheckCached(repo, head, docs, cache)
-		if err != nil || werr != nil || len(reps) != benchPages {
+		if err != nil || werr != nil || len(reps) != freshnesstest.Pages {
 			b.Fatal(err, werr, len(reps))
 		}
 	}
@@ -214,7 +161,7 @@ func BenchmarkStaleWarmRender(b *testing.B) {
 					b.Fatal(err)
 				}
 				reps, werr, err := CheckCached(repo, head, docs, cache)
-				if err != nil || werr != nil || len(reps) != benchPages {
+				if err != nil || werr != nil || len(reps) != freshnesstest.Pages {
 					b.Fatal(err, werr, len(reps))
 				}
 				var out string
