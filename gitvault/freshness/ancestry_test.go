@@ -2,6 +2,8 @@ package freshness
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 	"testing"
 )
 
@@ -99,5 +101,61 @@ func TestVerifiedEqualDates(t *testing.T) {
 	rep := r.check(pg)[0]
 	if !rep.Anchor.Verified || rep.Anchor.Commit != v || rep.Verdict != Fresh {
 		t.Fatalf("verified anchor with equal dates: %+v verdict %s", rep.Anchor, rep.Verdict)
+	}
+}
+
+// between (git's a..t, for ranges with merges) on a history whose dates
+// are all equal, so the walk order says nothing: a side branch forks from
+// the root and is merged far above it. Every pair agrees with git rev-list
+// a..t, with and without a commit-graph (the walk stopped as soon as only
+// a's ancestors were queued, before painting reached an old commit t's
+// side had walked).
+func TestBetweenEqualDates(t *testing.T) {
+	for _, graph := range []bool{false, true} {
+		t.Run(fmt.Sprintf("graph=%v", graph), func(t *testing.T) {
+			r := newRepo(t)
+			same := []string{"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z"}
+			commit := func(msg string) string {
+				r.git("add", "-A")
+				if _, err := r.s.Run(r.dir, same, nil, "commit", "-q", "--allow-empty", "-m", msg); err != nil {
+					t.Fatal(err)
+				}
+				return r.git("rev-parse", "HEAD")
+			}
+			r.write("a.go", "a\n")
+			all := []string{commit("root"), commit("p1")}
+			r.git("checkout", "-q", "-b", "side")
+			all = append(all, commit("side 1"), commit("side 2"))
+			r.git("checkout", "-q", "main")
+			for i := 0; i < 8; i++ {
+				all = append(all, commit(fmt.Sprintf("main %d", i)))
+			}
+			if _, err := r.s.Run(r.dir, same, nil, "merge", "-q", "--no-ff", "-m", "merge side", "side"); err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, r.git("rev-parse", "HEAD"), commit("after"))
+			if graph {
+				r.git("commit-graph", "write", "--reachable")
+			}
+			k := newTestChecker(t, r, all[len(all)-1])
+			for _, a := range all {
+				for _, b := range all {
+					want := strings.Fields(r.git("rev-list", a+".."+b))
+					sort.Strings(want)
+					cs, err := k.between(a, b)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var got []string
+					for _, c := range cs {
+						got = append(got, c.Hash)
+					}
+					sort.Strings(got)
+					if strings.Join(got, " ") != strings.Join(want, " ") {
+						t.Errorf("between(%s, %s): %d commits, git rev-list %s..%s: %d", a[:7], b[:7], len(got), a[:7], b[:7], len(want))
+					}
+				}
+			}
+		})
 	}
 }

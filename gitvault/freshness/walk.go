@@ -94,19 +94,49 @@ func (k *checker) between(a, t string) ([]*gitrepo.Commit, error) {
 		return nil, err
 	}
 	walked := map[string]bool{}
+	// Once only a's side is queued, git's walk stops; dates (equal, or
+	// skewed) do not prove that painting would reach no commit t's side
+	// already walked. So the walk goes on painting (uninteresting commits
+	// only, each once) and prunes by generation number where the
+	// commit-graph gives one: a commit can reach only commits of a lower
+	// generation, so one at or below the lowest walked generation paints
+	// nothing that matters. Without a graph it paints a's history whole.
+	draining := false
+	minGen := uint32(0)
 	for q.Len() > 0 {
-		any := false
-		for _, it := range q.items {
-			if state[it.c.Hash] == interesting {
-				any = true
-				break
+		if !draining {
+			any := false
+			for _, it := range q.items {
+				if state[it.c.Hash] == interesting {
+					any = true
+					break
+				}
 			}
-		}
-		if !any {
-			break
+			if !any {
+				live := false
+				for _, c := range order {
+					if state[c.Hash] == interesting {
+						live = true
+						break
+					}
+				}
+				if !live {
+					break // nothing of t's side is left to paint over
+				}
+				draining = true
+				minGen = k.lowestGeneration(order, func(h string) bool { return state[h] == interesting })
+			}
 		}
 		c := q.pop()
 		s := state[c.Hash]
+		if draining {
+			if s == interesting {
+				continue // a stale queue entry of a commit painted since
+			}
+			if g, ok := k.tr.Generation(c.Hash); ok && g <= minGen {
+				continue
+			}
+		}
 		if s == interesting {
 			if walked[c.Hash] {
 				continue
@@ -128,6 +158,26 @@ func (k *checker) between(a, t string) ([]*gitrepo.Commit, error) {
 	}
 	k.ranges[key] = out
 	return out, nil
+}
+
+// lowestGeneration is the lowest commit-graph generation among the
+// commits of order that keep is true of, or 0 (prune nothing) when one
+// of them has none or none is kept.
+func (k *checker) lowestGeneration(order []*gitrepo.Commit, keep func(string) bool) uint32 {
+	low, found := uint32(0), false
+	for _, c := range order {
+		if !keep(c.Hash) {
+			continue
+		}
+		g, ok := k.tr.Generation(c.Hash)
+		if !ok {
+			return 0
+		}
+		if !found || g < low {
+			low, found = g, true
+		}
+	}
+	return low
 }
 
 // chain returns a line of descent from a to t (a first, t last): t's

@@ -67,4 +67,3 @@ func WriteCitingHistory(w io.Writer, commits, pages, files int) {
 		}
 	}
 }
-
