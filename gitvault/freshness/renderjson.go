@@ -3,6 +3,8 @@ package freshness
 import (
 	"strconv"
 	"time"
+
+	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
 // PrettyJSON is pyjson.Pretty(JSON(target, reps)), byte for byte, written
@@ -97,42 +99,8 @@ func (w *jsonWriter) bool(v bool) {
 	}
 }
 
-const jsonHex = "0123456789abcdef"
-
-// str appends s quoted as json.dumps(s, ensure_ascii=False) does (the
-// escapes of pyjson's writeQuoted).
-func (w *jsonWriter) str(s string) {
-	w.b = append(w.b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		w.b = append(w.b, s[start:i]...)
-		switch c {
-		case '"':
-			w.raw(`\"`)
-		case '\\':
-			w.raw(`\\`)
-		case '\n':
-			w.raw(`\n`)
-		case '\r':
-			w.raw(`\r`)
-		case '\t':
-			w.raw(`\t`)
-		case '\b':
-			w.raw(`\b`)
-		case '\f':
-			w.raw(`\f`)
-		default:
-			w.b = append(w.b, '\\', 'u', '0', '0', jsonHex[c>>4], jsonHex[c&0xf])
-		}
-		start = i + 1
-	}
-	w.b = append(w.b, s[start:]...)
-	w.b = append(w.b, '"')
-}
+// str appends s quoted as json.dumps(s, ensure_ascii=False) does.
+func (w *jsonWriter) str(s string) { w.b = pyjson.AppendQuote(w.b, s) }
 
 func (w *jsonWriter) date(t time.Time) {
 	w.b = append(w.b, '"')

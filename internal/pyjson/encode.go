@@ -35,39 +35,52 @@ func Quote(s string) string {
 
 const hexDigits = "0123456789abcdef"
 
+// writeQuoted writes Quote(s) to b (AppendQuote is the one encoder).
 func writeQuoted(b *strings.Builder, s string) {
-	b.WriteByte('"')
+	var buf [128]byte
+	if len(s) <= len(buf)-2 {
+		b.Write(AppendQuote(buf[:0], s))
+		return
+	}
+	b.Write(AppendQuote(make([]byte, 0, len(s)+2), s))
+}
+
+// AppendQuote appends to dst the JSON string literal of s exactly as
+// json.dumps(s, ensure_ascii=False) writes it: only '"', '\\' and the C0
+// controls are escaped (short escapes where Python has them, else
+// \u00XX). Writers that build their JSON in a byte slice (freshness's
+// report writer) call it, so there is one string encoder.
+func AppendQuote(dst []byte, s string) []byte {
+	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
 		}
-		b.WriteString(s[start:i])
+		dst = append(dst, s[start:i]...)
 		switch c {
 		case '"':
-			b.WriteString(`\"`)
+			dst = append(dst, '\\', '"')
 		case '\\':
-			b.WriteString(`\\`)
+			dst = append(dst, '\\', '\\')
 		case '\n':
-			b.WriteString(`\n`)
+			dst = append(dst, '\\', 'n')
 		case '\r':
-			b.WriteString(`\r`)
+			dst = append(dst, '\\', 'r')
 		case '\t':
-			b.WriteString(`\t`)
+			dst = append(dst, '\\', 't')
 		case '\b':
-			b.WriteString(`\b`)
+			dst = append(dst, '\\', 'b')
 		case '\f':
-			b.WriteString(`\f`)
+			dst = append(dst, '\\', 'f')
 		default:
-			b.WriteString(`\u00`)
-			b.WriteByte(hexDigits[c>>4])
-			b.WriteByte(hexDigits[c&0xf])
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		}
 		start = i + 1
 	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
 }
 
 func writeIndent(b *strings.Builder, depth int) {
