@@ -18,14 +18,7 @@ func TestIsAncestorEqualDates(t *testing.T) {
 	for _, graph := range []bool{false, true} {
 		t.Run(fmt.Sprintf("graph=%v", graph), func(t *testing.T) {
 			r := newRepo(t)
-			same := []string{"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z"}
-			commit := func(msg string) string {
-				r.git("add", "-A")
-				if _, err := r.s.Run(r.dir, same, nil, "commit", "-q", "--allow-empty", "-m", msg); err != nil {
-					t.Fatal(err)
-				}
-				return r.git("rev-parse", "HEAD")
-			}
+			commit := equalDateCommitter(t, r)
 			var main []string
 			for i := 0; i < 3; i++ {
 				r.write("a.go", lines(5+i, "a"))
@@ -40,7 +33,7 @@ func TestIsAncestorEqualDates(t *testing.T) {
 				r.write("a.go", lines(5+i, "a"))
 				main = append(main, commit(fmt.Sprintf("main %d", i)))
 			}
-			if _, err := r.s.Run(r.dir, same, nil, "merge", "-q", "--no-ff", "-m", "merge side", "side"); err != nil {
+			if _, err := r.s.Run(r.dir, sameDate, nil, "merge", "-q", "--no-ff", "-m", "merge side", "side"); err != nil {
 				t.Fatal(err)
 			}
 			merge := r.git("rev-parse", "HEAD")
@@ -72,14 +65,7 @@ func TestIsAncestorEqualDates(t *testing.T) {
 // commit far behind HEAD, all dates equal, is anchored at that commit.
 func TestVerifiedEqualDates(t *testing.T) {
 	r := newRepo(t)
-	same := []string{"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z"}
-	commit := func(msg string) string {
-		r.git("add", "-A")
-		if _, err := r.s.Run(r.dir, same, nil, "commit", "-q", "--allow-empty", "-m", msg); err != nil {
-			t.Fatal(err)
-		}
-		return r.git("rev-parse", "HEAD")
-	}
+	commit := equalDateCommitter(t, r)
 	r.write("a.go", lines(10, "a"))
 	commit("code")
 	r.write(pg, page([]string{"a.go"}, ""))
@@ -114,14 +100,7 @@ func TestBetweenEqualDates(t *testing.T) {
 	for _, graph := range []bool{false, true} {
 		t.Run(fmt.Sprintf("graph=%v", graph), func(t *testing.T) {
 			r := newRepo(t)
-			same := []string{"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z"}
-			commit := func(msg string) string {
-				r.git("add", "-A")
-				if _, err := r.s.Run(r.dir, same, nil, "commit", "-q", "--allow-empty", "-m", msg); err != nil {
-					t.Fatal(err)
-				}
-				return r.git("rev-parse", "HEAD")
-			}
+			commit := equalDateCommitter(t, r)
 			r.write("a.go", "a\n")
 			all := []string{commit("root"), commit("p1")}
 			r.git("checkout", "-q", "-b", "side")
@@ -130,7 +109,7 @@ func TestBetweenEqualDates(t *testing.T) {
 			for i := 0; i < 8; i++ {
 				all = append(all, commit(fmt.Sprintf("main %d", i)))
 			}
-			if _, err := r.s.Run(r.dir, same, nil, "merge", "-q", "--no-ff", "-m", "merge side", "side"); err != nil {
+			if _, err := r.s.Run(r.dir, sameDate, nil, "merge", "-q", "--no-ff", "-m", "merge side", "side"); err != nil {
 				t.Fatal(err)
 			}
 			all = append(all, r.git("rev-parse", "HEAD"), commit("after"))
@@ -157,5 +136,22 @@ func TestBetweenEqualDates(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// sameDate gives a git command the one author and committer date every
+// commit of these tests has.
+var sameDate = []string{"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z"}
+
+// equalDateCommitter returns a function that commits the work tree of r
+// (empty commits allowed) at sameDate and returns the new commit's id.
+func equalDateCommitter(t *testing.T, r *repoT) func(msg string) string {
+	return func(msg string) string {
+		t.Helper()
+		r.git("add", "-A")
+		if _, err := r.s.Run(r.dir, sameDate, nil, "commit", "-q", "--allow-empty", "-m", msg); err != nil {
+			t.Fatal(err)
+		}
+		return r.git("rev-parse", "HEAD")
 	}
 }
