@@ -1,12 +1,12 @@
 package gitvault
 
 import (
-	"os"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/git-echoes/git-echoes/internal/pyjson"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 	"github.com/git-echoes/git-echoes/internal/vaultgen"
 )
 
@@ -21,7 +21,7 @@ var (
 func benchVault(b *testing.B) string {
 	b.Helper()
 	benchOnce.Do(func() {
-		benchDir, benchErr = os.MkdirTemp("", "echoes-bench-")
+		benchDir, benchErr = testenv.SharedTempDir("echoes-bench-")
 		if benchErr == nil {
 			benchErr = vaultgen.Write(benchDir, vaultgen.Default)
 		}

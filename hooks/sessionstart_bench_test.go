@@ -13,6 +13,7 @@ import (
 	"github.com/git-echoes/git-echoes/gitvault/freshness/freshnesstest"
 	"github.com/git-echoes/git-echoes/gitvault/setup"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // The SessionStart addition of issue 18 on the benchmark vault of
@@ -38,7 +39,7 @@ var benchVault struct {
 func benchVaultDir(b *testing.B) string {
 	benchVault.once.Do(func() {
 		s := gitrepotest.New(b)
-		base, err := os.MkdirTemp("", "sessionstart-bench")
+		base, err := testenv.SharedTempDir("sessionstart-bench")
 		if err != nil {
 			benchVault.err = err
 			return

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/git-echoes/git-echoes/internal/testenv"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/git-echoes/git-echoes/internal/testenv"
 
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
@@ -65,7 +66,7 @@ var (
 
 func buildGitEchoes(t *testing.T) string {
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "git-echoes-viewer-bin")
+		dir, err := testenv.SharedTempDir("git-echoes-viewer-bin")
 		if err != nil {
 			buildErr = err
 			return
@@ -299,15 +300,24 @@ func TestBrowser(t *testing.T) {
 // loaded (a click starts a navigation that has not yet happened).
 func waitLocation(t *testing.T, ctx context.Context, want string) {
 	t.Helper()
+	// While the navigation runs, the browser may answer a question with
+	// "Inspected target navigated or closed" or "Execution context was
+	// destroyed": that is the navigation this waits for, so ask again; only
+	// the deadline fails the test.
 	var loc, state string
+	var err error
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		loc = run(t, ctx, "location", chromedp.Location())
-		state = run(t, ctx, "readyState", chromedp.Evaluate[string]("document.readyState"))
-		if loc == want && state == "complete" {
+		tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		loc, err = chromedp.Run(tctx, chromedp.Location())
+		if err == nil {
+			state, err = chromedp.Run(tctx, chromedp.Evaluate[string]("document.readyState"))
+		}
+		cancel()
+		if err == nil && loc == want && state == "complete" {
 			return
 		}
 	}
-	t.Fatalf("location %q (%s), want %q", loc, state, want)
+	t.Fatalf("location %q (%s, last error %v), want %q", loc, state, err, want)
 }
 
 // checkAllLinks loads every same-origin href of the given views in the

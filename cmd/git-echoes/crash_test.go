@@ -34,7 +34,7 @@ import (
 // never by sleeping, and nothing is asserted about how long anything takes.
 //
 // The child is the real main, runMain with its signal handling, run by
-// TestSignalHelperProcess (signals_unix_test.go): the testscript name
+// the signal helper (signals_unix_test.go's init): the testscript name
 // dispatch the MCP tests use runs run, without the signal handling that
 // SIGTERM trials check.
 
@@ -71,7 +71,7 @@ func newCrashEnv(t *testing.T) *crashEnv {
 
 // command returns the real main run as `git echoes args...` in the workspace.
 func (e *crashEnv) command(args ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSignalHelperProcess$")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Dir = e.ws
 	cmd.Env = append(append([]string{}, e.vars...), signalHelperEnv+"="+strings.Join(args, "\x1f"))
 	return cmd

@@ -47,7 +47,14 @@ var (
 func mcpBinary(t *testing.T) string {
 	t.Helper()
 	mcpBinOnce.Do(func() {
-		mcpBin, mcpBinErr = installSelfAs(mcpBinDir, "git-echoes")
+		if !mcpBinDirOK {
+			mcpBinErr = errors.New("no directory for the test's git-echoes (TestMain did not run)")
+			return
+		}
+		mcpBinDir, mcpBinErr = testenv.SharedTempDir("git-echoes-mcp-bin")
+		if mcpBinErr == nil {
+			mcpBin, mcpBinErr = installSelfAs(mcpBinDir, "git-echoes")
+		}
 	})
 	if mcpBinErr != nil {
 		t.Fatal(mcpBinErr)
@@ -55,8 +62,15 @@ func mcpBinary(t *testing.T) string {
 	return mcpBin
 }
 
-// mcpBinDir holds the MCP tests' git-echoes; TestMain creates and removes it.
-var mcpBinDir string
+// mcpBinDir holds the MCP tests' git-echoes. mcpBinary creates it on first
+// use, not TestMain: the helper processes the crash and watch tests start
+// (this binary again, killed by a signal) never need it, and a directory
+// made before their m.Run would outlive them. TestMain removes it.
+// mcpBinDirOK says TestMain's Run is the caller, so the removal will run.
+var (
+	mcpBinDir   string
+	mcpBinDirOK bool
+)
 
 // installSelfAs places this test binary in dir under name (plus .exe on
 // Windows): hard-linked when the file system allows it, else copied. On

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,21 +18,13 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// withBinDir runs the tests with mcpBinDir made, and removes it afterwards.
+// withBinDir runs the tests and removes mcpBinDir afterwards, if a test
+// made it (mcpBinary, testenv.SharedTempDir).
 type withBinDir struct{ m *testing.M }
 
 func (w withBinDir) Run() int {
-	dir, err := os.MkdirTemp("", "git-echoes-mcp-bin")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "TestMain:", err)
-		return 1
-	}
-	mcpBinDir = dir
-	code := w.m.Run()
-	if err := os.RemoveAll(dir); err != nil {
-		fmt.Fprintln(os.Stderr, "TestMain:", err)
-	}
-	return code
+	mcpBinDirOK = true
+	return testenv.Run(w.m)
 }
 
 // TestScripts runs every testdata/script/*.txtar against the real binary.

@@ -17,19 +17,19 @@ import (
 
 const signalHelperEnv = "GIT_ECHOES_SIGNAL_HELPER_ARGS"
 
-// TestSignalHelperProcess is the real main (runMain with its signal
-// handling) in a child process; it does nothing unless started by
-// TestSignalReleasesLock.
-func TestSignalHelperProcess(t *testing.T) {
-	args := os.Getenv(signalHelperEnv)
-	if args == "" {
-		return
+// The real main (runMain with its signal handling) in a child process,
+// started by the signal and crash tests with signalHelperEnv set. It runs
+// from init, before testscript.Main, as the watch writer does: a child that
+// is killed or exits inside m.Run would leave testscript.Main's temporary
+// directory behind.
+func init() {
+	if args := os.Getenv(signalHelperEnv); args != "" {
+		os.Exit(runMain(strings.Split(args, "\x1f"), os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(runMain(strings.Split(args, "\x1f"), os.Stdin, os.Stdout, os.Stderr))
 }
 
 func signalHelper(t *testing.T, args ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSignalHelperProcess$")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	home := t.TempDir()
 	cmd.Env = append(os.Environ(), signalHelperEnv+"="+strings.Join(args, "\x1f"),
 		"HOME="+home, "GIT_CONFIG_GLOBAL="+filepath.Join(home, "gitconfig"), "GIT_CONFIG_NOSYSTEM=1")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 	"github.com/git-echoes/git-echoes/internal/vaultgen"
 )
 
@@ -33,7 +34,7 @@ var (
 func benchVault(b *testing.B) *gitvault.Engine {
 	b.Helper()
 	benchOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "find-bench-")
+		dir, err := testenv.SharedTempDir("find-bench-")
 		if err != nil {
 			benchErr = err
 			return

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // TestMain lets the test binary act as a second find process
@@ -21,11 +22,7 @@ func TestMain(m *testing.M) {
 	if ws := os.Getenv("FIND_TEST_CHILD_WORKSPACE"); ws != "" {
 		os.Exit(childFinds(ws))
 	}
-	code := m.Run()
-	if benchEng != nil {
-		os.RemoveAll(benchEng.WS.Root) // the benchmarks' shared vault
-	}
-	os.Exit(code)
+	os.Exit(testenv.Run(m)) // removes the benchmarks' shared vault
 }
 
 // childFinds runs queries (and a rebuild now and then) against ws; every

@@ -13,6 +13,7 @@ import (
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
+	"github.com/git-echoes/git-echoes/internal/testenv"
 )
 
 // The benchmark of issue 18: 1,000 pages citing 3,000 paths over a
@@ -36,7 +37,7 @@ func citingHistory(b *testing.B) string {
 			return
 		}
 		s := gitrepotest.New(b)
-		dir, err := os.MkdirTemp("", "freshness-bench")
+		dir, err := testenv.SharedTempDir("freshness-bench")
 		if err != nil {
 			benchRepo.err = err
 			return

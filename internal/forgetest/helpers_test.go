@@ -35,19 +35,13 @@ var (
 )
 
 // TestMain removes the shared build folder at the end.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
 
 // binary builds git-echoes once, stamped with testVersion as a release is.
 func binary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "forgetest-bin-")
+		buildDir, buildErr = testenv.SharedTempDir("forgetest-bin-")
 		if buildErr != nil {
 			return
 		}

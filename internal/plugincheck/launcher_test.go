@@ -34,7 +34,7 @@ var (
 func binDir(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		builtDir, buildErr = os.MkdirTemp("", "git-echoes-plugincheck-bin")
+		builtDir, buildErr = testenv.SharedTempDir("git-echoes-plugincheck-bin")
 		if buildErr != nil {
 			return
 		}
@@ -54,13 +54,8 @@ func binDir(t *testing.T) string {
 	return builtDir
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if builtDir != "" {
-		os.RemoveAll(builtDir)
-	}
-	os.Exit(code)
-}
+// TestMain removes the built git-echoes at the end.
+func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
 
 // runner runs one plugin component the way its agent does.
 type runner struct {

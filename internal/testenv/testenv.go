@@ -185,7 +185,7 @@ func MainWithStandIn(m *testing.M) {
 		code, _ := strconv.Atoi(os.Getenv("FAKE_EXIT"))
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	os.Exit(Run(m))
 }
 
 // HangBound is the hang detector of the tests that prove a call returns
