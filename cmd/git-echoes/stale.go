@@ -122,41 +122,30 @@ func runStale(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reviewFail(stderr, err)
 	}
-	target, reps, err := staleReports(eng, *rev, fs.Args(), *memories, stderr)
+	out, stale, writeErr, err := freshness.Rendered(eng, freshness.Selection{Rev: *rev, Pages: fs.Args(), Memories: *memories},
+		staleRenderers[*format])
 	if err != nil {
 		return staleFail(stderr, err.Error())
 	}
-	switch *format {
-	case "json":
-		stdout.Write(freshness.PrettyJSON(target, reps))
-	case "markdown":
-		io.WriteString(stdout, freshness.Markdown(target, reps))
-	default:
-		io.WriteString(stdout, freshness.Text(target, reps))
+	if writeErr != nil {
+		// The report is right; only the next run is slower.
+		fmt.Fprintf(stderr, "git echoes stale: warning: cannot write the verdict cache: %s\n", writeErr)
 	}
-	if *strict {
-		for _, r := range reps {
-			if r.Verdict.Stale() {
-				return exitFindings
-			}
-		}
+	stdout.Write(out)
+	if *strict && stale {
+		return exitFindings
 	}
 	return exitOK
 }
 
-// staleReports checks the selection (freshness.Reports: the work tree's
-// pages against HEAD, or the pages at rev), warning on warn when the
-// verdict cache could not be written.
-func staleReports(eng *gitvault.Engine, rev string, pages []string, memories bool, warn io.Writer) (string, []freshness.Report, error) {
-	target, reps, writeErr, err := freshness.Reports(eng, freshness.Selection{Rev: rev, Pages: pages, Memories: memories})
-	if err != nil {
-		return "", nil, err
-	}
-	if writeErr != nil {
-		// The report is right; only the next run is slower.
-		fmt.Fprintf(warn, "git echoes stale: warning: cannot write the verdict cache: %s\n", writeErr)
-	}
-	return target, reps, nil
+// staleRenderers are the formats of git echoes stale, by --format. A
+// warm run prints the answer a run with the same key printed before
+// (freshness.Rendered): the answer of each is a function of the target
+// and the reports alone.
+var staleRenderers = map[string]freshness.Renderer{
+	"json":     {Name: "json", Render: freshness.PrettyJSON},
+	"markdown": {Name: "markdown", Render: func(t string, r []freshness.Report) []byte { return []byte(freshness.Markdown(t, r)) }},
+	"text":     {Name: "text", Render: func(t string, r []freshness.Report) []byte { return []byte(freshness.Text(t, r)) }},
 }
 
 func runConfirm(args []string, _ io.Reader, stdout, stderr io.Writer) int {

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -32,17 +34,20 @@ func (e noHistory) Is(target error) bool { return target == ErrNoHistory }
 // the target: rev, or HEAD when rev is "". The error for a missing HEAD
 // wraps ErrNoHistory.
 func Repo(eng *gitvault.Engine, rev string) (*gitrepo.Repo, string, error) {
-	return repoWith(eng, rev, nil)
+	return repoWith(eng, rev, nil, nil)
 }
 
-// repoWith is Repo resolving through tr (nil: a reader of its own).
-func repoWith(eng *gitvault.Engine, rev string, tr *gitrepo.TreeReader) (*gitrepo.Repo, string, error) {
+// repoWith is Repo with the repository already open (repo nil: opened
+// here), resolving through tr (nil: a reader of its own).
+func repoWith(eng *gitvault.Engine, rev string, repo *gitrepo.Repo, tr *gitrepo.TreeReader) (*gitrepo.Repo, string, error) {
 	if !eng.WS.InGit {
 		return nil, "", noHistory{"Not inside a Git work tree: " + eng.WS.Root}
 	}
-	repo, err := gitrepo.Open(eng.WS.Root)
-	if err != nil {
-		return nil, "", fmt.Errorf("Cannot read the Git repository: %s", err)
+	if repo == nil {
+		var err error
+		if repo, err = gitrepo.Open(eng.WS.Root); err != nil {
+			return nil, "", fmt.Errorf("Cannot read the Git repository: %s", err)
+		}
 	}
 	at := rev
 	if at == "" {
@@ -63,6 +68,25 @@ func repoWith(eng *gitvault.Engine, rev string, tr *gitrepo.TreeReader) (*gitrep
 		return nil, "", fmt.Errorf("Unknown revision: %s", rev)
 	}
 	return repo, target, nil
+}
+
+// openAt is Repo with the one reader of the run's objects (the caller
+// closes it): each reader opened reads and checks the commit-graph file.
+func openAt(eng *gitvault.Engine, rev string) (*gitrepo.Repo, *gitrepo.TreeReader, string, error) {
+	if !eng.WS.InGit {
+		return nil, nil, "", noHistory{"Not inside a Git work tree: " + eng.WS.Root}
+	}
+	repo, err := gitrepo.Open(eng.WS.Root)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("Cannot read the Git repository: %s", err)
+	}
+	tr := repo.NewTreeReader()
+	if _, target, err := repoWith(eng, rev, repo, tr); err != nil {
+		tr.Close()
+		return nil, nil, "", err
+	} else {
+		return repo, tr, target, nil
+	}
 }
 
 // PageArg turns a page argument (auth.md, auth, EchoesVault/pages/auth.md)
@@ -175,31 +199,76 @@ type Selection struct {
 // of the workspace (.git/echoes/stale). writeErr is a cache file that
 // could not be written: the reports are right all the same.
 func Reports(eng *gitvault.Engine, sel Selection) (target string, reps []Report, writeErr, err error) {
-	repo, target, err := Repo(eng, sel.Rev)
+	s, err := selectDocs(eng, sel)
 	if err != nil {
 		return "", nil, nil, err
 	}
+	defer s.tr.Close()
+	keys, err := cacheKeys(s.repo, s.target, s.docs)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("Cannot compute freshness: %s", err)
+	}
+	reps, writeErr, err = s.check(keys)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return s.target, reps, writeErr, nil
+}
+
+// selection is a Selection resolved: its repository, the one reader of
+// its objects (each reader opened reads and checks the commit-graph file
+// again: twice per run was a tenth of a warm one), its target, its
+// documents (texts read only for the work tree's pages) and the cache
+// directory.
+type selection struct {
+	repo   *gitrepo.Repo
+	tr     *gitrepo.TreeReader
+	target string
+	docs   []Doc
+	dir    string
+}
+
+// check computes the reports of the selection's documents (keyed by
+// keys, see cacheKeys) through the verdict cache.
+func (s *selection) check(keys []string) ([]Report, error, error) {
+	keep := func(cf *cacheFile) error { return fsx.WriteFileAtomic(filepath.Join(s.dir, "verdicts"), encodeCache(cf)) }
+	reps, writeErr, err := checkCachedKeys(s.repo, s.tr, s.target, s.docs, keys, s.dir, keep)
+	if err != nil {
+		return nil, nil, fmt.Errorf("Cannot compute freshness: %s", err)
+	}
+	return reps, writeErr, nil
+}
+
+// selectDocs resolves sel: the caller closes the reader.
+func selectDocs(eng *gitvault.Engine, sel Selection) (s *selection, err error) {
+	repo, tr, target, err := openAt(eng, sel.Rev)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			tr.Close()
+		}
+	}()
 	var want []string
 	for _, a := range sel.Pages {
 		p, err := PageArg(a)
 		if err != nil {
-			return "", nil, nil, err
+			return nil, err
 		}
 		want = append(want, p)
 	}
 	var docs []Doc
 	switch {
 	case sel.Rev != "":
-		tr := repo.NewTreeReader()
 		docs, err = treePageBlobs(tr, target)
-		tr.Close()
 		if err != nil {
-			return "", nil, nil, fmt.Errorf("Cannot read the pages at %s: %s", short(target), err)
+			return nil, fmt.Errorf("Cannot read the pages at %s: %s", short(target), err)
 		}
 	default:
 		names, err := eng.WS.PageNames()
 		if err != nil {
-			return "", nil, nil, fmt.Errorf("Cannot list the pages: %s", err)
+			return nil, fmt.Errorf("Cannot list the pages: %s", err)
 		}
 		if len(want) > 0 {
 			wanted := map[string]bool{}
@@ -214,8 +283,8 @@ func Reports(eng *gitvault.Engine, sel Selection) (target string, reps []Report,
 			}
 			names = kept
 		}
-		if docs, err = WorkTreePages(eng, repo, target, names); err != nil {
-			return "", nil, nil, err
+		if docs, err = workTreePagesWith(eng, tr, target, names); err != nil {
+			return nil, err
 		}
 	}
 	if len(want) > 0 {
@@ -232,7 +301,7 @@ func Reports(eng *gitvault.Engine, sel Selection) (target string, reps []Report,
 		}
 		for _, p := range want {
 			if wanted[p] {
-				return "", nil, nil, fmt.Errorf("Page does not exist: %s", strings.TrimPrefix(p, PagesDir+"/"))
+				return nil, fmt.Errorf("Page does not exist: %s", strings.TrimPrefix(p, PagesDir+"/"))
 			}
 		}
 		docs = kept
@@ -240,19 +309,15 @@ func Reports(eng *gitvault.Engine, sel Selection) (target string, reps []Report,
 	if sel.Memories {
 		mems, err := TreeMemories(repo, target)
 		if err != nil {
-			return "", nil, nil, fmt.Errorf("Cannot read the memories at %s: %s", short(target), err)
+			return nil, fmt.Errorf("Cannot read the memories at %s: %s", short(target), err)
 		}
 		docs = append(docs, mems...)
 	}
 	dir, err := eng.WS.LocalCacheDir("stale")
 	if err != nil {
-		return "", nil, nil, err
+		return nil, err
 	}
-	reps, writeErr, err = CheckCached(repo, target, docs, dir)
-	if err != nil {
-		return "", nil, nil, fmt.Errorf("Cannot compute freshness: %s", err)
-	}
-	return target, reps, writeErr, nil
+	return &selection{repo: repo, tr: tr, target: target, docs: docs, dir: dir}, nil
 }
 
 // RecentPages returns the names (in pages/) of the at most n pages of the
@@ -391,11 +456,10 @@ func RecentReports(eng *gitvault.Engine, n, maxCommits int) ([]Report, error) {
 	// One reader of the packs and the commit-graph for the whole
 	// addition: each reader opened maps the pack indexes and reads and
 	// checks the commit-graph file again.
-	repo, target, err := repoWith(eng, "", nil)
+	repo, tr, target, err := openAt(eng, "")
 	if err != nil {
 		return nil, err
 	}
-	tr := repo.NewTreeReader()
 	defer tr.Close()
 	recent, err := recentPagesWith(repo, tr, target, n, maxCommits)
 	if err != nil {
