@@ -81,12 +81,12 @@ func openAt(eng *gitvault.Engine, rev string) (*gitrepo.Repo, *gitrepo.TreeReade
 		return nil, nil, "", fmt.Errorf("Cannot read the Git repository: %s", err)
 	}
 	tr := repo.NewTreeReader()
-	if _, target, err := repoWith(eng, rev, repo, tr); err != nil {
+	_, target, err := repoWith(eng, rev, repo, tr)
+	if err != nil {
 		tr.Close()
 		return nil, nil, "", err
-	} else {
-		return repo, tr, target, nil
 	}
+	return repo, tr, target, nil
 }
 
 // PageArg turns a page argument (auth.md, auth, EchoesVault/pages/auth.md)
@@ -231,7 +231,9 @@ type selection struct {
 // check computes the reports of the selection's documents (keyed by
 // keys, see cacheKeys) through the verdict cache.
 func (s *selection) check(keys []string) ([]Report, error, error) {
-	keep := func(cf *cacheFile) error { return fsx.WriteFileAtomic(filepath.Join(s.dir, "verdicts"), encodeCache(cf)) }
+	keep := func(cf *cacheFile) error {
+		return fsx.WriteFileAtomic(filepath.Join(s.dir, "verdicts"), encodeCache(cf))
+	}
 	reps, writeErr, err := checkCachedKeys(s.repo, s.tr, s.target, s.docs, keys, s.dir, keep)
 	if err != nil {
 		return nil, nil, fmt.Errorf("Cannot compute freshness: %s", err)
