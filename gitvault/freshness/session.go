@@ -1,12 +1,16 @@
 package freshness
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/internal/fsx"
@@ -116,76 +120,74 @@ func WorkTreePages(eng *gitvault.Engine, repo *gitrepo.Repo, target string, name
 }
 
 func workTreePagesWith(eng *gitvault.Engine, tr *gitrepo.TreeReader, target string, names []string) ([]Doc, error) {
-	committed, blobs, err := committedTexts(tr, target, names)
-	if err != nil {
-		return nil, err
-	}
-	docs, err := workTreeDocs(eng, names, func(name, text string) bool {
-		old, ok := committed[name]
-		return ok && old == text
-	})
-	if err != nil {
-		return nil, err
-	}
-	// A page whose text is its committed blob's bytes is keyed by the
-	// blob in the verdict cache, as git echoes stale --rev keys it: the
-	// two (and the SessionStart hook) share their verdicts.
-	for i := range docs {
-		if d := &docs[i]; !d.WorkTree {
-			d.Blob = blobs[strings.TrimPrefix(d.Path, PagesDir+"/")]
-		}
-	}
-	return docs, nil
-}
-
-// committedTexts returns the texts at target of the named pages it has,
-// decoded as the page reader decodes them; a page whose blob does not
-// decode is left out (it differs from any page the reader returns).
-func committedTexts(tr *gitrepo.TreeReader, target string, names []string) (texts, blobs map[string]string, err error) {
 	// The tree from the commit-graph or the fast reader: go-git's commit
 	// lookup decoded the whole pack index (most of the SessionStart
 	// addition).
 	c, err := tr.CommitHeader(target)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	texts, blobs = map[string]string{}, map[string]string{}
-	for _, name := range names {
-		p := PagesDir + "/" + name
-		it, ok, err := tr.Entry(c.Tree, p)
+	// The pages' tree read once, its entries by name: an Entry lookup
+	// per page scanned the thousand entries of the directory each time.
+	entries := make([]gitrepo.TreeItem, len(names))
+	if len(names) > 0 {
+		dir, ok, err := tr.Entry(c.Tree, PagesDir)
 		if err != nil {
-			return nil, nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
+			return nil, fmt.Errorf("read %s at %s: %w", PagesDir, short(target), err)
 		}
-		if !ok || !isFile(it.Mode) {
-			continue
-		}
-		data, err := tr.ReadBlob(it.Hash)
-		if err != nil {
-			return nil, nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
-		}
-		if text, err := pytext.DecodeText(data); err == nil {
-			texts[name] = text
-			if text == string(data) {
-				blobs[name] = it.Hash // the decoded text is the blob's bytes
+		if ok && dir.Mode == filemode.Dir {
+			items, err := tr.Items(dir.Hash)
+			if err != nil {
+				return nil, fmt.Errorf("read %s at %s: %w", PagesDir, short(target), err)
+			}
+			byName := make(map[string]gitrepo.TreeItem, len(items))
+			for _, it := range items {
+				byName[it.Name] = it
+			}
+			for i, name := range names {
+				if it, ok := byName[name]; ok && !strings.Contains(name, "/") && isFile(it.Mode) {
+					entries[i] = it
+				}
 			}
 		}
 	}
-	return texts, blobs, nil
+	texts, at, err := eng.ReadPageTexts(names)
+	if err != nil {
+		return nil, fmt.Errorf("Cannot read page %s: %s", names[at], gitvault.ErrorMessage(err))
+	}
+	docs := make([]Doc, len(names))
+	for i, name := range names {
+		d := Doc{Path: PagesDir + "/" + name, Text: texts[i], WorkTree: true}
+		if it := entries[i]; it.Hash != "" {
+			// A page whose text is its committed blob's bytes (the git
+			// blob id of the text is the entry's) is keyed by the blob in
+			// the verdict cache, as git echoes stale --rev keys it: the
+			// two (and the SessionStart hook) share their verdicts. It
+			// needs no read of the blob: only a page that differs in its
+			// bytes is compared as the page reader decodes both.
+			if blobID(d.Text) == it.Hash {
+				d.WorkTree, d.Blob = false, it.Hash
+			} else {
+				data, err := tr.ReadBlob(it.Hash)
+				if err != nil {
+					return nil, fmt.Errorf("read %s at %s: %w", d.Path, short(target), err)
+				}
+				if text, err := pytext.DecodeText(data); err == nil && text == d.Text {
+					d.WorkTree = false
+				}
+			}
+		}
+		docs[i] = d
+	}
+	return docs, nil
 }
 
-// workTreeDocs reads the named pages of the work tree; committed says
-// whether a page's text is its committed text (else it is anchored at
-// the work tree).
-func workTreeDocs(eng *gitvault.Engine, names []string, committed func(name, text string) bool) ([]Doc, error) {
-	out := make([]Doc, 0, len(names))
-	for _, name := range names {
-		rp, err := eng.ReadPage(name)
-		if err != nil {
-			return nil, fmt.Errorf("Cannot read page %s: %s", name, gitvault.ErrorMessage(err))
-		}
-		out = append(out, Doc{Path: PagesDir + "/" + name, Text: rp.Content, WorkTree: !committed(name, rp.Content)})
-	}
-	return out, nil
+// blobID is the Git object id of a blob of text's bytes.
+func blobID(text string) string {
+	h := sha1.New()
+	h.Write([]byte("blob " + strconv.Itoa(len(text)) + "\x00"))
+	h.Write([]byte(text))
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Selection is what git echoes stale (and the echoes_stale tool) checks.
