@@ -122,8 +122,8 @@ func runStale(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reviewFail(stderr, err)
 	}
-	out, stale, writeErr, err := freshness.Rendered(eng, freshness.Selection{Rev: *rev, Pages: fs.Args(), Memories: *memories},
-		staleRenderers[*format])
+	stale, writeErr, err := freshness.Rendered(eng, freshness.Selection{Rev: *rev, Pages: fs.Args(), Memories: *memories},
+		staleRenderers[*format], stdout)
 	if err != nil {
 		return staleFail(stderr, err.Error())
 	}
@@ -131,7 +131,6 @@ func runStale(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		// The report is right; only the next run is slower.
 		fmt.Fprintf(stderr, "git echoes stale: warning: cannot write the verdict cache: %s\n", writeErr)
 	}
-	stdout.Write(out)
 	if *strict && stale {
 		return exitFindings
 	}
