@@ -60,10 +60,11 @@ Options:
   --strict           exit 1 when anything is drifted or missing
   --workspace PATH   workspace directory (default: current directory)
 
-Reads the object store and the pages and takes no lock; the only file it
-writes is its verdict cache, .git/echoes/stale/verdicts (never part of
-a tree; deleting it loses nothing), keyed by the target commit and each
-page's path and text.
+Reads the object store and the pages and takes no lock; the only files
+it writes are its caches in .git/echoes/stale (never part of a tree;
+deleting them loses nothing): the verdicts, keyed by the target commit
+and each page's path and text, and the last answer in each format, keyed
+by the format, the build and those keys (a warm run prints it as it is).
 
 Exit status:
   0  the report was printed
