@@ -84,6 +84,7 @@ func (e *usageError) Error() string { return e.msg }
 // globals are the runtime's global options, accepted before the command.
 type globals struct {
 	workspace      string
+	workspaceSet   bool
 	agent          *string
 	adapterVersion *string
 	version        bool
@@ -106,6 +107,15 @@ func runEchoes(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usage(stderr, "the following arguments are required: command")
 	}
 	cmd, cmdArgs := rest[0], rest[1:]
+	if fn, ok := extraCommands[cmd]; ok {
+		// The usage line promises `git echoes [--workspace PATH] <command>`
+		// for every command, not only the runtime's.
+		args, err := globalsForExtra(cmd, g, cmdArgs)
+		if err != nil {
+			return usage(stderr, err.Error())
+		}
+		return fn(args, stdin, stdout, stderr)
+	}
 	spec, ok := runtimeCommands[cmd]
 	if !ok {
 		return usage(stderr, fmt.Sprintf("argument command: invalid choice: %s", pyjson.ReprString(cmd)))
@@ -169,7 +179,7 @@ func parseGlobals(args []string) (globals, []string, error) {
 	if err := fs.Parse(args); err != nil {
 		return globals{}, nil, err
 	}
-	g := globals{workspace: *v.workspace, version: *v.version}
+	g := globals{workspace: *v.workspace, workspaceSet: fs.Changed("workspace"), version: *v.version}
 	if fs.Changed("agent") {
 		g.agent = v.agent
 	}
@@ -177,6 +187,30 @@ func parseGlobals(args []string) (globals, []string, error) {
 		g.adapterVersion = v.adapter
 	}
 	return g, fs.Args(), nil
+}
+
+// workspaceCommands are our own commands that take --workspace themselves.
+var workspaceCommands = map[string]bool{"check": true, "find": true, "hooks": true, "import": true,
+	"mcp": true, "merge-driver": true, "diff": true, "log": true, "serve": true, "stale": true, "confirm": true}
+
+// globalsForExtra hands the global options given before one of our own
+// commands to it: --workspace becomes the command's own (first, so one
+// given after the command name wins, as the later option does in pflag).
+// --agent and --adapter-version belong to the runtime commands' state
+// files: our commands have no use for them, and saying so beats ignoring
+// them.
+func globalsForExtra(cmd string, g globals, args []string) ([]string, error) {
+	switch {
+	case g.agent != nil:
+		return nil, fmt.Errorf("argument --agent: %s does not take it (only the EchoesVault runtime commands do)", pyjson.ReprString(cmd))
+	case g.adapterVersion != nil:
+		return nil, fmt.Errorf("argument --adapter-version: %s does not take it (only the EchoesVault runtime commands do)", pyjson.ReprString(cmd))
+	case !g.workspaceSet:
+		return args, nil
+	case !workspaceCommands[cmd]:
+		return nil, fmt.Errorf("argument --workspace: %s does not take it", pyjson.ReprString(cmd))
+	}
+	return append([]string{"--workspace=" + g.workspace}, args...), nil
 }
 
 type globalValues struct {
