@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"sync"
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/internal/fsx"
@@ -87,8 +88,9 @@ func Rendered(eng *gitvault.Engine, sel Selection, r Renderer, w io.Writer) (sta
 
 // buildID names the running binary's build, from its build information:
 // the module version and, for a build from a Git checkout, its commit,
-// time and whether the checkout had changes.
-var buildID = func() string {
+// time and whether the checkout had changes. Read on first use: every
+// process would pay for it at init (TestInitHeavyList).
+var buildID = sync.OnceValue(func() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return ""
@@ -101,11 +103,11 @@ var buildID = func() string {
 		}
 	}
 	return id
-}()
+})
 
 func renderedKey(name, target string, keys []string) []byte {
 	h := sha256.New()
-	for _, s := range []string{"rendered", strconv.Itoa(renderVersion), strconv.Itoa(cacheVersion), buildID, name, target,
+	for _, s := range []string{"rendered", strconv.Itoa(renderVersion), strconv.Itoa(cacheVersion), buildID(), name, target,
 		strconv.Itoa(len(keys))} {
 		h.Write([]byte(strconv.Itoa(len(s)) + ":" + s))
 	}
