@@ -252,16 +252,23 @@ func (ws *Workspace) pageTarget(name string) (string, error) {
 // readPageText reads an existing page as text. exists is false when the
 // page file does not exist.
 func readPageText(path, name string) (text string, exists bool, err error) {
-	data, err := fsx.ReadFile(path)
+	text, exists, _, err = readPageTextBuf(path, name, nil)
+	return text, exists, err
+}
+
+// readPageTextBuf is readPageText reading into buf (returned, grown as
+// needed, for the next read): the text is a copy.
+func readPageTextBuf(path, name string, buf []byte) (text string, exists bool, _ []byte, err error) {
+	data, err := fsx.ReadFileBuf(path, buf)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", false, nil
+		return "", false, data, nil
 	}
 	if err != nil {
-		return "", true, Wrapf(err, "Cannot read page %s: %s", name, OSDetail(err))
+		return "", true, data, Wrapf(err, "Cannot read page %s: %s", name, OSDetail(err))
 	}
 	text, err = pytext.DecodeText(data)
 	if err != nil {
-		return "", true, Wrapf(err, "Cannot read page %s: invalid UTF-8", name)
+		return "", true, data, Wrapf(err, "Cannot read page %s: invalid UTF-8", name)
 	}
-	return text, true, nil
+	return text, true, data, nil
 }

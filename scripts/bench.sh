@@ -216,8 +216,8 @@ if [ ! -f "$fresh/.git/objects/info/commit-graph" ]; then
   git -C "$fresh" commit-graph write --reachable
 fi
 echo "== stale: 1,000 pages, 3,000 cited paths, 10,000 commits"
-# cold: the verdict cache removed before each run; warm: answered from it.
-cold="rm -f '$fresh/.git/echoes/stale/verdicts'; exec '$ge' stale --workspace '$fresh' --rev main --format json"
+# cold: the verdict and answer caches removed before each run; warm: answered from them.
+cold="rm -f '$fresh/.git/echoes/stale/verdicts' '$fresh/.git/echoes/stale/rendered-'*; exec '$ge' stale --workspace '$fresh' --rev main --format json"
 if [ -x "$pb" ]; then
   "$pb" -n 5 -vs "git -C $fresh log --format=%H --name-only main" -- sh -c "$cold"
   "$ge" stale --workspace "$fresh" --rev main --format json >/dev/null

@@ -60,10 +60,11 @@ Options:
   --strict           exit 1 when anything is drifted or missing
   --workspace PATH   workspace directory (default: current directory)
 
-Reads the object store and the pages and takes no lock; the only file it
-writes is its verdict cache, .git/echoes/stale/verdicts (never part of
-a tree; deleting it loses nothing), keyed by the target commit and each
-page's path and text.
+Reads the object store and the pages and takes no lock; the only files
+it writes are its caches in .git/echoes/stale (never part of a tree;
+deleting them loses nothing): the verdicts, keyed by the target commit
+and each page's path and text, and the last answer in each format, keyed
+by the format, the build and those keys (a warm run prints it as it is).
 
 Exit status:
   0  the report was printed
@@ -122,41 +123,29 @@ func runStale(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reviewFail(stderr, err)
 	}
-	target, reps, err := staleReports(eng, *rev, fs.Args(), *memories, stderr)
+	stale, writeErr, err := freshness.Rendered(eng, freshness.Selection{Rev: *rev, Pages: fs.Args(), Memories: *memories},
+		staleRenderers[*format], stdout)
 	if err != nil {
 		return staleFail(stderr, err.Error())
 	}
-	switch *format {
-	case "json":
-		stdout.Write(freshness.PrettyJSON(target, reps))
-	case "markdown":
-		io.WriteString(stdout, freshness.Markdown(target, reps))
-	default:
-		io.WriteString(stdout, freshness.Text(target, reps))
+	if writeErr != nil {
+		// The report is right; only the next run is slower.
+		fmt.Fprintf(stderr, "git echoes stale: warning: cannot write the verdict cache: %s\n", writeErr)
 	}
-	if *strict {
-		for _, r := range reps {
-			if r.Verdict.Stale() {
-				return exitFindings
-			}
-		}
+	if *strict && stale {
+		return exitFindings
 	}
 	return exitOK
 }
 
-// staleReports checks the selection (freshness.Reports: the work tree's
-// pages against HEAD, or the pages at rev), warning on warn when the
-// verdict cache could not be written.
-func staleReports(eng *gitvault.Engine, rev string, pages []string, memories bool, warn io.Writer) (string, []freshness.Report, error) {
-	target, reps, writeErr, err := freshness.Reports(eng, freshness.Selection{Rev: rev, Pages: pages, Memories: memories})
-	if err != nil {
-		return "", nil, err
-	}
-	if writeErr != nil {
-		// The report is right; only the next run is slower.
-		fmt.Fprintf(warn, "git echoes stale: warning: cannot write the verdict cache: %s\n", writeErr)
-	}
-	return target, reps, nil
+// staleRenderers are the formats of git echoes stale, by --format. A
+// warm run prints the answer a run with the same key printed before
+// (freshness.Rendered): the answer of each is a function of the target
+// and the reports alone.
+var staleRenderers = map[string]freshness.Renderer{
+	"json":     {Name: "json", Render: freshness.PrettyJSON},
+	"markdown": {Name: "markdown", Render: func(t string, r []freshness.Report) []byte { return []byte(freshness.Markdown(t, r)) }},
+	"text":     {Name: "text", Render: func(t string, r []freshness.Report) []byte { return []byte(freshness.Text(t, r)) }},
 }
 
 func runConfirm(args []string, _ io.Reader, stdout, stderr io.Writer) int {

@@ -66,9 +66,18 @@ func checkCachedReadOnly(repo *gitrepo.Repo, tr *gitrepo.TreeReader, target stri
 // keep when keep is not nil. The texts of the misses are read through tr
 // (nil: a reader of its own).
 func checkCachedWith(repo *gitrepo.Repo, tr *gitrepo.TreeReader, target string, docs []Doc, dir string, keep func(cf *cacheFile) error) (reps []Report, writeErr error, err error) {
-	shallowSet, err := repo.Shallow()
+	keys, err := cacheKeys(repo, target, docs)
 	if err != nil {
 		return nil, nil, err
+	}
+	return checkCachedKeys(repo, tr, target, docs, keys, dir, keep)
+}
+
+// cacheKeys returns each document's key in the verdict cache (docKey).
+func cacheKeys(repo *gitrepo.Repo, target string, docs []Doc) ([]string, error) {
+	shallowSet, err := repo.Shallow()
+	if err != nil {
+		return nil, err
 	}
 	var ids []string
 	for id := range shallowSet {
@@ -83,6 +92,11 @@ func checkCachedWith(repo *gitrepo.Repo, tr *gitrepo.TreeReader, target string, 
 	for i, d := range docs {
 		keys[i] = docKey(target, shallow, d)
 	}
+	return keys, nil
+}
+
+// checkCachedKeys is checkCachedWith with the documents' keys computed.
+func checkCachedKeys(repo *gitrepo.Repo, tr *gitrepo.TreeReader, target string, docs []Doc, keys []string, dir string, keep func(cf *cacheFile) error) (reps []Report, writeErr error, err error) {
 	// A reader that keeps nothing decodes only its documents' reports; a
 	// writer needs all of them to write the file again.
 	var want map[string]bool

@@ -1,13 +1,19 @@
 package freshness
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/fsx"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 	"github.com/git-echoes/git-echoes/internal/pytext"
@@ -32,17 +38,20 @@ func (e noHistory) Is(target error) bool { return target == ErrNoHistory }
 // the target: rev, or HEAD when rev is "". The error for a missing HEAD
 // wraps ErrNoHistory.
 func Repo(eng *gitvault.Engine, rev string) (*gitrepo.Repo, string, error) {
-	return repoWith(eng, rev, nil)
+	return repoWith(eng, rev, nil, nil)
 }
 
-// repoWith is Repo resolving through tr (nil: a reader of its own).
-func repoWith(eng *gitvault.Engine, rev string, tr *gitrepo.TreeReader) (*gitrepo.Repo, string, error) {
+// repoWith is Repo with the repository already open (repo nil: opened
+// here), resolving through tr (nil: a reader of its own).
+func repoWith(eng *gitvault.Engine, rev string, repo *gitrepo.Repo, tr *gitrepo.TreeReader) (*gitrepo.Repo, string, error) {
 	if !eng.WS.InGit {
 		return nil, "", noHistory{"Not inside a Git work tree: " + eng.WS.Root}
 	}
-	repo, err := gitrepo.Open(eng.WS.Root)
-	if err != nil {
-		return nil, "", fmt.Errorf("Cannot read the Git repository: %s", err)
+	if repo == nil {
+		var err error
+		if repo, err = gitrepo.Open(eng.WS.Root); err != nil {
+			return nil, "", fmt.Errorf("Cannot read the Git repository: %s", err)
+		}
 	}
 	at := rev
 	if at == "" {
@@ -63,6 +72,25 @@ func repoWith(eng *gitvault.Engine, rev string, tr *gitrepo.TreeReader) (*gitrep
 		return nil, "", fmt.Errorf("Unknown revision: %s", rev)
 	}
 	return repo, target, nil
+}
+
+// openAt is Repo with the one reader of the run's objects (the caller
+// closes it): each reader opened reads and checks the commit-graph file.
+func openAt(eng *gitvault.Engine, rev string) (*gitrepo.Repo, *gitrepo.TreeReader, string, error) {
+	if !eng.WS.InGit {
+		return nil, nil, "", noHistory{"Not inside a Git work tree: " + eng.WS.Root}
+	}
+	repo, err := gitrepo.Open(eng.WS.Root)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("Cannot read the Git repository: %s", err)
+	}
+	tr := repo.NewTreeReader()
+	_, target, err := repoWith(eng, rev, repo, tr)
+	if err != nil {
+		tr.Close()
+		return nil, nil, "", err
+	}
+	return repo, tr, target, nil
 }
 
 // PageArg turns a page argument (auth.md, auth, EchoesVault/pages/auth.md)
@@ -92,76 +120,74 @@ func WorkTreePages(eng *gitvault.Engine, repo *gitrepo.Repo, target string, name
 }
 
 func workTreePagesWith(eng *gitvault.Engine, tr *gitrepo.TreeReader, target string, names []string) ([]Doc, error) {
-	committed, blobs, err := committedTexts(tr, target, names)
-	if err != nil {
-		return nil, err
-	}
-	docs, err := workTreeDocs(eng, names, func(name, text string) bool {
-		old, ok := committed[name]
-		return ok && old == text
-	})
-	if err != nil {
-		return nil, err
-	}
-	// A page whose text is its committed blob's bytes is keyed by the
-	// blob in the verdict cache, as git echoes stale --rev keys it: the
-	// two (and the SessionStart hook) share their verdicts.
-	for i := range docs {
-		if d := &docs[i]; !d.WorkTree {
-			d.Blob = blobs[strings.TrimPrefix(d.Path, PagesDir+"/")]
-		}
-	}
-	return docs, nil
-}
-
-// committedTexts returns the texts at target of the named pages it has,
-// decoded as the page reader decodes them; a page whose blob does not
-// decode is left out (it differs from any page the reader returns).
-func committedTexts(tr *gitrepo.TreeReader, target string, names []string) (texts, blobs map[string]string, err error) {
 	// The tree from the commit-graph or the fast reader: go-git's commit
 	// lookup decoded the whole pack index (most of the SessionStart
 	// addition).
 	c, err := tr.CommitHeader(target)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	texts, blobs = map[string]string{}, map[string]string{}
-	for _, name := range names {
-		p := PagesDir + "/" + name
-		it, ok, err := tr.Entry(c.Tree, p)
+	// The pages' tree read once, its entries by name: an Entry lookup
+	// per page scanned the thousand entries of the directory each time.
+	entries := make([]gitrepo.TreeItem, len(names))
+	if len(names) > 0 {
+		dir, ok, err := tr.Entry(c.Tree, PagesDir)
 		if err != nil {
-			return nil, nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
+			return nil, fmt.Errorf("read %s at %s: %w", PagesDir, short(target), err)
 		}
-		if !ok || !isFile(it.Mode) {
-			continue
-		}
-		data, err := tr.ReadBlob(it.Hash)
-		if err != nil {
-			return nil, nil, fmt.Errorf("read %s at %s: %w", p, short(target), err)
-		}
-		if text, err := pytext.DecodeText(data); err == nil {
-			texts[name] = text
-			if text == string(data) {
-				blobs[name] = it.Hash // the decoded text is the blob's bytes
+		if ok && dir.Mode == filemode.Dir {
+			items, err := tr.Items(dir.Hash)
+			if err != nil {
+				return nil, fmt.Errorf("read %s at %s: %w", PagesDir, short(target), err)
+			}
+			byName := make(map[string]gitrepo.TreeItem, len(items))
+			for _, it := range items {
+				byName[it.Name] = it
+			}
+			for i, name := range names {
+				if it, ok := byName[name]; ok && !strings.Contains(name, "/") && isFile(it.Mode) {
+					entries[i] = it
+				}
 			}
 		}
 	}
-	return texts, blobs, nil
+	texts, at, err := eng.ReadPageTexts(names)
+	if err != nil {
+		return nil, fmt.Errorf("Cannot read page %s: %s", names[at], gitvault.ErrorMessage(err))
+	}
+	docs := make([]Doc, len(names))
+	for i, name := range names {
+		d := Doc{Path: PagesDir + "/" + name, Text: texts[i], WorkTree: true}
+		if it := entries[i]; it.Hash != "" {
+			// A page whose text is its committed blob's bytes (the git
+			// blob id of the text is the entry's) is keyed by the blob in
+			// the verdict cache, as git echoes stale --rev keys it: the
+			// two (and the SessionStart hook) share their verdicts. It
+			// needs no read of the blob: only a page that differs in its
+			// bytes is compared as the page reader decodes both.
+			if blobID(d.Text) == it.Hash {
+				d.WorkTree, d.Blob = false, it.Hash
+			} else {
+				data, err := tr.ReadBlob(it.Hash)
+				if err != nil {
+					return nil, fmt.Errorf("read %s at %s: %w", d.Path, short(target), err)
+				}
+				if text, err := pytext.DecodeText(data); err == nil && text == d.Text {
+					d.WorkTree = false
+				}
+			}
+		}
+		docs[i] = d
+	}
+	return docs, nil
 }
 
-// workTreeDocs reads the named pages of the work tree; committed says
-// whether a page's text is its committed text (else it is anchored at
-// the work tree).
-func workTreeDocs(eng *gitvault.Engine, names []string, committed func(name, text string) bool) ([]Doc, error) {
-	out := make([]Doc, 0, len(names))
-	for _, name := range names {
-		rp, err := eng.ReadPage(name)
-		if err != nil {
-			return nil, fmt.Errorf("Cannot read page %s: %s", name, gitvault.ErrorMessage(err))
-		}
-		out = append(out, Doc{Path: PagesDir + "/" + name, Text: rp.Content, WorkTree: !committed(name, rp.Content)})
-	}
-	return out, nil
+// blobID is the Git object id of a blob of text's bytes.
+func blobID(text string) string {
+	h := sha1.New()
+	h.Write([]byte("blob " + strconv.Itoa(len(text)) + "\x00"))
+	h.Write([]byte(text))
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Selection is what git echoes stale (and the echoes_stale tool) checks.
@@ -175,31 +201,78 @@ type Selection struct {
 // of the workspace (.git/echoes/stale). writeErr is a cache file that
 // could not be written: the reports are right all the same.
 func Reports(eng *gitvault.Engine, sel Selection) (target string, reps []Report, writeErr, err error) {
-	repo, target, err := Repo(eng, sel.Rev)
+	s, err := selectDocs(eng, sel)
 	if err != nil {
 		return "", nil, nil, err
 	}
+	defer s.tr.Close()
+	keys, err := cacheKeys(s.repo, s.target, s.docs)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("Cannot compute freshness: %s", err)
+	}
+	reps, writeErr, err = s.check(keys)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return s.target, reps, writeErr, nil
+}
+
+// selection is a Selection resolved: its repository, the one reader of
+// its objects (each reader opened reads and checks the commit-graph file
+// again: twice per run was a tenth of a warm one), its target, its
+// documents (texts read only for the work tree's pages) and the cache
+// directory.
+type selection struct {
+	repo   *gitrepo.Repo
+	tr     *gitrepo.TreeReader
+	target string
+	docs   []Doc
+	dir    string
+}
+
+// check computes the reports of the selection's documents (keyed by
+// keys, see cacheKeys) through the verdict cache.
+func (s *selection) check(keys []string) ([]Report, error, error) {
+	keep := func(cf *cacheFile) error {
+		return fsx.WriteFileAtomic(filepath.Join(s.dir, "verdicts"), encodeCache(cf))
+	}
+	reps, writeErr, err := checkCachedKeys(s.repo, s.tr, s.target, s.docs, keys, s.dir, keep)
+	if err != nil {
+		return nil, nil, fmt.Errorf("Cannot compute freshness: %s", err)
+	}
+	return reps, writeErr, nil
+}
+
+// selectDocs resolves sel: the caller closes the reader.
+func selectDocs(eng *gitvault.Engine, sel Selection) (s *selection, err error) {
+	repo, tr, target, err := openAt(eng, sel.Rev)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			tr.Close()
+		}
+	}()
 	var want []string
 	for _, a := range sel.Pages {
 		p, err := PageArg(a)
 		if err != nil {
-			return "", nil, nil, err
+			return nil, err
 		}
 		want = append(want, p)
 	}
 	var docs []Doc
 	switch {
 	case sel.Rev != "":
-		tr := repo.NewTreeReader()
 		docs, err = treePageBlobs(tr, target)
-		tr.Close()
 		if err != nil {
-			return "", nil, nil, fmt.Errorf("Cannot read the pages at %s: %s", short(target), err)
+			return nil, fmt.Errorf("Cannot read the pages at %s: %s", short(target), err)
 		}
 	default:
 		names, err := eng.WS.PageNames()
 		if err != nil {
-			return "", nil, nil, fmt.Errorf("Cannot list the pages: %s", err)
+			return nil, fmt.Errorf("Cannot list the pages: %s", err)
 		}
 		if len(want) > 0 {
 			wanted := map[string]bool{}
@@ -214,8 +287,8 @@ func Reports(eng *gitvault.Engine, sel Selection) (target string, reps []Report,
 			}
 			names = kept
 		}
-		if docs, err = WorkTreePages(eng, repo, target, names); err != nil {
-			return "", nil, nil, err
+		if docs, err = workTreePagesWith(eng, tr, target, names); err != nil {
+			return nil, err
 		}
 	}
 	if len(want) > 0 {
@@ -232,7 +305,7 @@ func Reports(eng *gitvault.Engine, sel Selection) (target string, reps []Report,
 		}
 		for _, p := range want {
 			if wanted[p] {
-				return "", nil, nil, fmt.Errorf("Page does not exist: %s", strings.TrimPrefix(p, PagesDir+"/"))
+				return nil, fmt.Errorf("Page does not exist: %s", strings.TrimPrefix(p, PagesDir+"/"))
 			}
 		}
 		docs = kept
@@ -240,19 +313,15 @@ func Reports(eng *gitvault.Engine, sel Selection) (target string, reps []Report,
 	if sel.Memories {
 		mems, err := TreeMemories(repo, target)
 		if err != nil {
-			return "", nil, nil, fmt.Errorf("Cannot read the memories at %s: %s", short(target), err)
+			return nil, fmt.Errorf("Cannot read the memories at %s: %s", short(target), err)
 		}
 		docs = append(docs, mems...)
 	}
 	dir, err := eng.WS.LocalCacheDir("stale")
 	if err != nil {
-		return "", nil, nil, err
+		return nil, err
 	}
-	reps, writeErr, err = CheckCached(repo, target, docs, dir)
-	if err != nil {
-		return "", nil, nil, fmt.Errorf("Cannot compute freshness: %s", err)
-	}
-	return target, reps, writeErr, nil
+	return &selection{repo: repo, tr: tr, target: target, docs: docs, dir: dir}, nil
 }
 
 // RecentPages returns the names (in pages/) of the at most n pages of the
@@ -391,11 +460,10 @@ func RecentReports(eng *gitvault.Engine, n, maxCommits int) ([]Report, error) {
 	// One reader of the packs and the commit-graph for the whole
 	// addition: each reader opened maps the pack indexes and reads and
 	// checks the commit-graph file again.
-	repo, target, err := repoWith(eng, "", nil)
+	repo, tr, target, err := openAt(eng, "")
 	if err != nil {
 		return nil, err
 	}
-	tr := repo.NewTreeReader()
 	defer tr.Close()
 	recent, err := recentPagesWith(repo, tr, target, n, maxCommits)
 	if err != nil {
