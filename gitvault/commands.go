@@ -355,7 +355,7 @@ func (e *Engine) refreshCommand(w *Writer) (refreshResult, *State, error) {
 	if err != nil {
 		return refreshResult{}, nil, err
 	}
-	idx, err := e.Render(nil)
+	idx, err := e.renderSweeping(w)
 	if err != nil {
 		return refreshResult{}, nil, err
 	}
@@ -373,7 +373,7 @@ func (e *Engine) refreshCommand(w *Writer) (refreshResult, *State, error) {
 // RebuildIndex validates every page and regenerates index.md (echoes-conformance §15.12).
 func (e *Engine) RebuildIndex() (pyjson.Value, error) {
 	return e.LockedMutation(func(w *Writer) (pyjson.Value, error) {
-		w.sweepAll() // issue 11 item 1
+		w.sweepAllBut(e.WS.Pages) // issue 11 item 1; pages/ from the render's listing
 		res, _, err := e.refreshCommand(w)
 		if err != nil {
 			return pyjson.Value{}, err
@@ -393,7 +393,7 @@ func (e *Engine) Hydrate() (pyjson.Value, error) {
 		return pyjson.Value{}, Errorf("Project runtime is missing. Run the echoes-init workflow before hydrate.")
 	}
 	return e.LockedMutation(func(w *Writer) (pyjson.Value, error) {
-		w.sweepAll() // issue 11 item 1
+		w.sweepAllBut(e.WS.Pages) // issue 11 item 1; pages/ from the render's listing
 		res, st, err := e.refreshCommand(w)
 		if err != nil {
 			return pyjson.Value{}, err

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -240,7 +241,13 @@ func buildIndex(pages []indexPage) *Index {
 		keys[i] = sortKey(p.Name)
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return keys[order[a]].less(keys[order[b]]) })
+	// Pages come in listing order (sortPageNames), so the stable sort is
+	// almost always the identity: check that in one pass first (issue 19,
+	// hydrate on 100,000 pages). Only proposed pages added after the
+	// listing put rows out of order.
+	if !slices.IsSortedFunc(order, func(a, b int) int { return keys[a].cmp(keys[b]) }) {
+		sort.SliceStable(order, func(a, b int) bool { return keys[order[a]].less(keys[order[b]]) })
+	}
 	var b strings.Builder
 	// One allocation for the whole text (a 100,000-page index is about
 	// 6 MB, and growing the builder copied it over and over).

@@ -72,8 +72,29 @@ func (w *Writer) sweepDir(dir string) {
 	_, _ = fsx.RemoveStaleTemps(dir, fsx.StaleTempAge, time.Now()) // real time, whatever clock tests fix for now
 }
 
+// sweepListed sweeps dir from names already listed from it (its
+// IsTempName entries), once per command as sweepDir does.
+func (w *Writer) sweepListed(dir string, temps []string) {
+	if w.swept[dir] {
+		return
+	}
+	w.swept[dir] = true
+	if len(temps) == 0 || !fsx.IsDirNoFollow(dir) { // a symlinked directory is left alone, as RemoveStaleTemps does
+		return
+	}
+	_, _ = fsx.RemoveStaleTempNames(dir, temps, fsx.StaleTempAge, time.Now()) // real time, as sweepDir
+}
+
+// sweepAllBut sweeps every directory the engine writes except skip, which
+// the caller sweeps from a listing of its own (sweepListed).
+func (w *Writer) sweepAllBut(skip string) {
+	w.sweepDirs(skip)
+}
+
 // sweepAll sweeps every directory the engine writes.
-func (w *Writer) sweepAll() {
+func (w *Writer) sweepAll() { w.sweepDirs("") }
+
+func (w *Writer) sweepDirs(skip string) {
 	dirs := []string{w.ws.Vault, w.ws.Pages, w.ws.Daily, w.ws.RuntimeDir}
 	if fsx.IsDirNoFollow(w.ws.Daily) {
 		if entries, err := os.ReadDir(w.ws.Daily); err == nil {
@@ -85,7 +106,9 @@ func (w *Writer) sweepAll() {
 		}
 	}
 	for _, d := range dirs {
-		w.sweepDir(d)
+		if d != skip {
+			w.sweepDir(d)
+		}
 	}
 }
 

@@ -163,6 +163,9 @@ func (m *memo) wrap(cfg *Config, name string, trees func(*Config) ([]string, str
 			m.stats.Unproven.Add(1)
 			return run(ctx, args)
 		}
+		// The memory tools' scan memo may use this barrier's proof
+		// instead of taking a second one in the same call (issue 19).
+		ctx = context.WithValue(ctx, proofKey{}, &memory.Proof{Dirs: dirs, Gen: gen})
 		proto, _ := ctx.Value(protocolKey{}).(string)
 		lone := "0"
 		if hadLoneSurrogate(ctx) {
@@ -182,6 +185,16 @@ func (m *memo) wrap(cfg *Config, name string, trees func(*Config) ([]string, str
 		}
 		return res, err
 	}
+}
+
+// proofKey carries the *memory.Proof of the barrier a memo tool's call took
+// (wrap) to the tool's run.
+type proofKey struct{}
+
+// callProof is the proof wrap took for this call, or nil.
+func callProof(ctx context.Context) *memory.Proof {
+	p, _ := ctx.Value(proofKey{}).(*memory.Proof)
+	return p
 }
 
 // get returns a copy of the kept answer when it was computed under gen.

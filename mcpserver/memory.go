@@ -107,6 +107,12 @@ func (m *memoryServer) roots() (*memory.Roots, error) {
 	return memory.ResolveRoots(memory.RootOptions{Cwd: m.cfg.MemoryCwd, Getenv: m.cfg.Getenv, Cache: m.cfg.memoryCache})
 }
 
+// provenRoots is roots for a read-only memo tool (search, read): the scan
+// memo uses the barrier the call's memo wrap already took (callProof).
+func (m *memoryServer) provenRoots(ctx context.Context) (*memory.Roots, error) {
+	return memory.ResolveRoots(memory.RootOptions{Cwd: m.cfg.MemoryCwd, Getenv: m.cfg.Getenv, Cache: m.cfg.memoryCache, Proof: callProof(ctx)})
+}
+
 func (m *memoryServer) save(ctx context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	scope := argString(args, "scope", "project")
 	if err := m.checkScopes(scope); err != nil {
@@ -147,7 +153,7 @@ func (m *memoryServer) search(ctx context.Context, args *pyjson.Obj) (*mcp.CallT
 	if err := m.checkScopes(scopes...); err != nil {
 		return nil, err
 	}
-	r, err := m.roots()
+	r, err := m.provenRoots(ctx)
 	if err != nil {
 		return memoryError("memory_search", err), nil
 	}
@@ -182,7 +188,7 @@ func (m *memoryServer) search(ctx context.Context, args *pyjson.Obj) (*mcp.CallT
 	return res, nil
 }
 
-func (m *memoryServer) read(_ context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
+func (m *memoryServer) read(ctx context.Context, args *pyjson.Obj) (*mcp.CallToolResult, error) {
 	var scopes []string
 	if s := argString(args, "scope", ""); s != "" {
 		scopes = []string{s}
@@ -190,7 +196,7 @@ func (m *memoryServer) read(_ context.Context, args *pyjson.Obj) (*mcp.CallToolR
 	if err := m.checkScopes(scopes...); err != nil {
 		return nil, err
 	}
-	r, err := m.roots()
+	r, err := m.provenRoots(ctx)
 	if err != nil {
 		return memoryError("memory_read", err), nil
 	}

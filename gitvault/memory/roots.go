@@ -34,6 +34,7 @@ type Roots struct {
 	userBoundary    string
 
 	cache *Cache // RootOptions.Cache
+	proof *Proof // RootOptions.Proof
 	// snapshot, when set, supplies the project and team scopes instead of
 	// the file system (SnapshotRoots).
 	snapshot *snapshot
@@ -49,6 +50,11 @@ type RootOptions struct {
 	// read before from files that have not changed (cache.go). A
 	// long-lived process passes the same Cache to every call.
 	Cache *Cache
+	// Proof, when set, is a freshness proof the caller took at the start
+	// of this call (scanmemo.go): a scan memo lookup for the same trees
+	// uses it instead of asking the Cache's Freshness again, which would
+	// take a second barrier in the same call (issue 19).
+	Proof *Proof
 }
 
 // ResolveRoots resolves the vault roots (ecc-conformance §3.1), validating the
@@ -69,7 +75,7 @@ func ResolveRoots(opts RootOptions) (*Roots, error) {
 		cwd = wd
 	}
 	cwd = filepath.Clean(cwd)
-	r := &Roots{Cwd: cwd, ProjectRoot: findProjectRoot(cwd), cache: opts.Cache}
+	r := &Roots{Cwd: cwd, ProjectRoot: findProjectRoot(cwd), cache: opts.Cache, proof: opts.Proof}
 
 	home := opts.Home
 	for _, k := range []string{"HOME", "USERPROFILE"} {

@@ -20,6 +20,17 @@ import (
 // before the call has moved the generation).
 type Freshness func(dirs []string) (gen uint64, ok bool)
 
+// Proof is what a Freshness call answered for Dirs, taken by the caller at
+// the start of the current call (RootOptions.Proof). Reusing it for the
+// scan memo answers with the files as they stood when the call began, which
+// is what a call must see; a scan that runs after it is kept under Gen, as
+// one after a barrier of its own would be (changes made meanwhile move the
+// generation for the next call).
+type Proof struct {
+	Dirs []string
+	Gen  uint64
+}
+
 // SetFreshness gives the cache a Freshness: scans through it may then be
 // reused while the generation stays the same. nil turns the memo off.
 func (c *Cache) SetFreshness(f Freshness) {
@@ -66,7 +77,14 @@ func (c *Cache) recallScan(r *Roots, scopes []string) (*scanResult, scanToken) {
 	if fresh == nil {
 		return nil, scanToken{}
 	}
-	gen, ok := fresh([]string{r.ProjectVault, r.UserVault})
+	dirs := []string{r.ProjectVault, r.UserVault}
+	var gen uint64
+	var ok bool
+	if p := r.proof; p != nil && slices.Equal(p.Dirs, dirs) {
+		gen, ok = p.Gen, true
+	} else {
+		gen, ok = fresh(dirs)
+	}
 	if !ok {
 		return nil, scanToken{}
 	}

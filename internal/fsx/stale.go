@@ -89,6 +89,14 @@ func RemoveStaleTemps(dir string, age time.Duration, now time.Time) ([]string, e
 	if err != nil {
 		return nil, err
 	}
+	return RemoveStaleTempNames(dir, names, age, now)
+}
+
+// RemoveStaleTempNames is RemoveStaleTemps over names the caller has
+// already listed from dir (a writer that lists pages/ anyway need not read
+// 100,000 names twice, issue 19). Names that are not IsTempName are skipped;
+// each candidate is checked with Lstat as RemoveStaleTemps does.
+func RemoveStaleTempNames(dir string, names []string, age time.Duration, now time.Time) ([]string, error) {
 	var removed []string
 	var firstErr error
 	for _, name := range names {
