@@ -186,7 +186,7 @@ func caseFolding() bool {
 // underWineGit reports whether git is the wine bridge (scripts/wine/run-test.sh
 // sets its server's address for the test binary).
 func underWineGit() bool {
-	return runtime.GOOS == "windows" && os.Getenv(testenv.WinegitAddrEnv) != ""
+	return runtime.GOOS == "windows" && os.Getenv(testenv.WinegitSpoolEnv) != ""
 }
 
 // symlinkOrSkip makes a symbolic link for a Go test, or skips it where links

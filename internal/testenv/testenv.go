@@ -119,14 +119,14 @@ func Apply(kvs []string, setenv func(key, value string)) {
 	}
 }
 
-// WinegitAddrEnv names the address of the wine git bridge's server
+// WinegitSpoolEnv names the spool directory of the wine git bridge
 // (tools/winegit); it is set only when the tests run under wine.
-const WinegitAddrEnv = "ECHOES_WINEGIT_ADDR"
+const WinegitSpoolEnv = "ECHOES_WINEGIT_SPOOL"
 
 // passThroughEnv lists the variables a subprocess started from nothing
 // keeps from this process.
 var passThroughEnv = []string{
-	"PATH", WinegitAddrEnv,
+	"PATH", WinegitSpoolEnv,
 	"SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "SYSTEMDRIVE", "PROGRAMDATA",
 	"PROGRAMFILES", "PROGRAMFILES(X86)", "NUMBER_OF_PROCESSORS", "PROCESSOR_ARCHITECTURE",
 }
@@ -135,7 +135,7 @@ var passThroughEnv = []string{
 // variables set in this process. Windows programs need a few system
 // variables (Go's os/exec adds only SYSTEMROOT), and under wine git is the
 // bridge of tools/winegit, which must reach its server
-// (scripts/wine/run-test.sh sets the address); on any other machine those
+// (scripts/wine/run-test.sh names its spool); on any other machine those
 // variables are unset and nothing but PATH is passed.
 func PassThrough() []string {
 	var env []string

@@ -3,16 +3,23 @@
 //
 // Wine cannot hand a Windows program a process handle or pipes for a Linux
 // executable, and Debian ships no Git for Windows. So the bridge has two
-// halves built from this one file:
+// halves built from this one package:
 //
 //   - built for windows, it is git.exe: it turns its working directory and
 //     every argument that names an existing Windows path into the Unix path
 //     Wine maps it to (kernel32!wine_get_unix_file_name), collects the GIT_*
-//     and HOME environment and its standard input, and sends them over
-//     loopback TCP to the server named by ECHOES_WINEGIT_ADDR;
-//   - built for linux and started with "serve", it runs /usr/bin/git with
-//     that request and sends back standard output, standard error and the
-//     exit status.
+//     and HOME environment and its standard input, and leaves them as a
+//     request file in the spool directory named by ECHOES_WINEGIT_SPOOL;
+//   - built for linux and started with "serve SPOOL", it runs /usr/bin/git
+//     for each request and leaves standard output, standard error and the
+//     exit status as the matching response file (spool.go).
+//
+// The transport is files, not a socket, so git.exe imports no package
+// that needs Winsock: a Go program that imports net loads ws2_32.dll at
+// start-up, and under a loaded Wine that load fails now and then ("Failed
+// to load ws2_32.dll: DLL initialization failed"), a panic before main that
+// failed a CI run in a test that had nothing to do with it. git.exe is the
+// program the Windows tests start most often.
 //
 // It is test infrastructure only (scripts/wine/run-test.sh starts the server
 // and puts git.exe on the Windows PATH); nothing of it ships in a release.
@@ -21,10 +28,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"strings"
 )
@@ -45,12 +50,22 @@ type response struct {
 	Error  string `json:"error,omitempty"`
 }
 
-const addrEnv = "ECHOES_WINEGIT_ADDR"
+// spoolEnv names the spool directory, as the client spells it (a Windows
+// path under Wine); internal/testenv passes it through to subprocesses.
+const spoolEnv = "ECHOES_WINEGIT_SPOOL"
 
 func main() {
 	if len(os.Args) >= 2 && os.Args[1] == "serve" {
-		// serve returns only when it can no longer listen or accept.
-		fmt.Fprintln(os.Stderr, "winegit serve:", serve(os.Args[2:]))
+		if len(os.Args) < 3 {
+			fmt.Fprintln(os.Stderr, "usage: winegit serve SPOOL [GIT]")
+			os.Exit(2)
+		}
+		git := "/usr/bin/git"
+		if len(os.Args) > 3 {
+			git = os.Args[3]
+		}
+		// serve returns only when the spool can no longer be read.
+		fmt.Fprintln(os.Stderr, "winegit serve:", serve(os.Args[2], git))
 		os.Exit(1)
 	}
 	os.Exit(client(os.Args[1:]))
@@ -58,9 +73,9 @@ func main() {
 
 // client forwards one invocation to the server and replays its outcome.
 func client(args []string) int {
-	addr := os.Getenv(addrEnv)
-	if addr == "" {
-		fmt.Fprintln(os.Stderr, "git (winegit): "+addrEnv+" is not set; start scripts/wine/run-test.sh")
+	spool := os.Getenv(spoolEnv)
+	if spool == "" {
+		fmt.Fprintln(os.Stderr, "git (winegit): "+spoolEnv+" is not set; start scripts/wine/run-test.sh")
 		return 128
 	}
 	req, err := buildRequest(args)
@@ -68,19 +83,9 @@ func client(args []string) int {
 		fmt.Fprintln(os.Stderr, "git (winegit):", err)
 		return 128
 	}
-	conn, err := net.Dial("tcp", addr)
+	resp, err := call(spool, req)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "git (winegit): connect:", err)
-		return 128
-	}
-	defer conn.Close()
-	if err := json.NewEncoder(conn).Encode(req); err != nil {
-		fmt.Fprintln(os.Stderr, "git (winegit): send:", err)
-		return 128
-	}
-	var resp response
-	if err := json.NewDecoder(conn).Decode(&resp); err != nil {
-		fmt.Fprintln(os.Stderr, "git (winegit): receive:", err)
+		fmt.Fprintln(os.Stderr, "git (winegit):", err)
 		return 128
 	}
 	os.Stdout.Write(resp.Stdout)
@@ -153,36 +158,4 @@ func unixPathIfAbs(v string) (string, bool) {
 		return "", false
 	}
 	return unixPath(v)
-}
-
-// serve accepts requests on 127.0.0.1 and runs git for each. It prints the
-// address it listens on, then serves until it is killed.
-func serve(args []string) error {
-	git := "/usr/bin/git"
-	if len(args) > 0 {
-		git = args[0]
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	fmt.Println(ln.Addr().String())
-	os.Stdout.Sync()
-	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			return err
-		}
-		go handle(conn, git)
-	}
-}
-
-func handle(conn net.Conn, git string) {
-	defer conn.Close()
-	var req request
-	if err := json.NewDecoder(conn).Decode(&req); err != nil {
-		return
-	}
-	resp := run(git, &req)
-	_ = json.NewEncoder(conn).Encode(resp)
 }
