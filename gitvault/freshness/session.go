@@ -249,19 +249,34 @@ func selectDocs(eng *gitvault.Engine, sel Selection) (s *selection, err error) {
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err != nil {
-			tr.Close()
-		}
-	}()
+	want, err := pageArgs(sel.Pages)
+	if err != nil {
+		tr.Close()
+		return nil, err
+	}
+	if s, err = selectFrom(eng, sel, repo, tr, target, want); err != nil {
+		tr.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// pageArgs is PageArg of each page argument, in order.
+func pageArgs(args []string) ([]string, error) {
 	var want []string
-	for _, a := range sel.Pages {
+	for _, a := range args {
 		p, err := PageArg(a)
 		if err != nil {
 			return nil, err
 		}
 		want = append(want, p)
 	}
+	return want, nil
+}
+
+// selectFrom is selectDocs with the repository open, the target resolved
+// and the page arguments read (want, see pageArgs); it does not close tr.
+func selectFrom(eng *gitvault.Engine, sel Selection, repo *gitrepo.Repo, tr *gitrepo.TreeReader, target string, want []string) (s *selection, err error) {
 	var docs []Doc
 	switch {
 	case sel.Rev != "":
