@@ -49,7 +49,7 @@ func repoWith(eng *gitvault.Engine, rev string, repo *gitrepo.Repo, tr *gitrepo.
 	}
 	if repo == nil {
 		var err error
-		if repo, err = gitrepo.Open(eng.WS.Root); err != nil {
+		if repo, err = gitrepo.OpenLazy(eng.WS.Root); err != nil {
 			return nil, "", fmt.Errorf("Cannot read the Git repository: %s", err)
 		}
 	}
@@ -80,7 +80,9 @@ func openAt(eng *gitvault.Engine, rev string) (*gitrepo.Repo, *gitrepo.TreeReade
 	if !eng.WS.InGit {
 		return nil, nil, "", noHistory{"Not inside a Git work tree: " + eng.WS.Root}
 	}
-	repo, err := gitrepo.Open(eng.WS.Root)
+	// Lazily: freshness reads references and objects, never the index or
+	// the exclude files (issue 18, warm).
+	repo, err := gitrepo.OpenLazy(eng.WS.Root)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("Cannot read the Git repository: %s", err)
 	}
