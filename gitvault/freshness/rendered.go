@@ -212,7 +212,7 @@ func copyRendered(path string, key, revKey []byte, w io.Writer) (stale, ok bool,
 	}
 	// The file is replaced whole (rename), never written in place: the
 	// open file is the answer its header describes, to its end.
-	n, err := io.CopyBuffer(w, onlyReader{&f}, make([]byte, 64<<10))
+	n, err := f.CopyTo(w, make([]byte, 64<<10))
 	if err != nil {
 		return false, true, fmt.Errorf("Cannot copy the cached answer %s: %s", path, err)
 	}
@@ -221,12 +221,6 @@ func copyRendered(path string, key, revKey []byte, w io.Writer) (stale, ok bool,
 	}
 	return head[k] == 1, true, nil
 }
-
-// onlyReader hides everything but Read, so that io.CopyBuffer uses its
-// buffer.
-type onlyReader struct{ r io.Reader }
-
-func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
 
 func writeRendered(path string, key, revKey []byte, stale bool, out []byte) error {
 	if revKey == nil {
