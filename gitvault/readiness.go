@@ -116,7 +116,10 @@ func unreadableReadiness(err error) GitReadiness {
 
 func ReadReadiness(repo *gitrepo.Repo, durable []string) (GitReadiness, error) {
 	g := GitReadiness{Available: true}
-	tracked := repo.IndexPaths()
+	tracked, err := repo.IndexPaths()
+	if err != nil {
+		return g, err
+	}
 	for _, p := range LocalOnlyFiles {
 		if tracked[p] {
 			g.TrackedLocalFiles = append(g.TrackedLocalFiles, p)

@@ -204,3 +204,25 @@ func BenchmarkStaleWarmAnswer(b *testing.B) {
 		run()
 	}
 }
+
+// BenchmarkStaleWarmAnswerWorkTree is BenchmarkStaleWarmAnswer for the
+// work tree's pages against HEAD (git echoes stale without --rev): every
+// page is read and keyed by its text or its blob.
+func BenchmarkStaleWarmAnswerWorkTree(b *testing.B) {
+	dir := citingHistory(b)
+	r := Renderer{Name: "json", Render: PrettyJSON}
+	run := func() {
+		eng, err := gitvault.Open(gitvault.Options{Workspace: dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, werr, err := Rendered(eng, Selection{}, r, io.Discard); err != nil || werr != nil {
+			b.Fatal(err, werr)
+		}
+	}
+	run()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		run()
+	}
+}

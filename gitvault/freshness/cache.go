@@ -75,9 +75,23 @@ func checkCachedWith(repo *gitrepo.Repo, tr *gitrepo.TreeReader, target string, 
 
 // cacheKeys returns each document's key in the verdict cache (docKey).
 func cacheKeys(repo *gitrepo.Repo, target string, docs []Doc) ([]string, error) {
-	shallowSet, err := repo.Shallow()
+	shallow, err := shallowKey(repo)
 	if err != nil {
 		return nil, err
+	}
+	keys := make([]string, len(docs))
+	for i, d := range docs {
+		keys[i] = docKey(target, shallow, d)
+	}
+	return keys, nil
+}
+
+// shallowKey is the shallow boundary as docKey reads it: the shallow
+// commits' ids, sorted, each followed by a space.
+func shallowKey(repo *gitrepo.Repo) (string, error) {
+	shallowSet, err := repo.Shallow()
+	if err != nil {
+		return "", err
 	}
 	var ids []string
 	for id := range shallowSet {
@@ -88,11 +102,7 @@ func cacheKeys(repo *gitrepo.Repo, target string, docs []Doc) ([]string, error) 
 	for _, id := range ids {
 		shallow += id + " "
 	}
-	keys := make([]string, len(docs))
-	for i, d := range docs {
-		keys[i] = docKey(target, shallow, d)
-	}
-	return keys, nil
+	return shallow, nil
 }
 
 // checkCachedKeys is checkCachedWith with the documents' keys computed.

@@ -27,9 +27,11 @@ import (
 // printed as it is. Like the verdicts it is never authoritative: a file
 // that does not match is ignored and replaced.
 //
-//	file = renderedMagic key:32 bytes stale:byte length:8 bytes answer
+//	file = renderedMagic key:32 bytes revKey:32 bytes stale:byte length:8 bytes answer
+//
+// (revKey: see renderedAt; the magic's last byte is the layout's version.)
 
-var renderedMagic = []byte("echoes-rendered\x00")
+var renderedMagic = []byte("echoes-rendered\x01")
 
 // renderVersion names the renderers' output: change it with any change
 // to what Text, Markdown or PrettyJSON print (TestRenderVersionPinned
@@ -52,18 +54,63 @@ type Renderer struct {
 // warm run more than the rest of its work. writeErr is a cache file that
 // could not be written: the answer is right all the same.
 func Rendered(eng *gitvault.Engine, sel Selection, r Renderer, w io.Writer) (stale bool, writeErr, err error) {
+	if sel.Rev != "" {
+		return renderedAt(eng, sel, r, w)
+	}
 	s, err := selectDocs(eng, sel)
 	if err != nil {
 		return false, nil, err
 	}
 	defer s.tr.Close()
+	return s.rendered(r, nil, w)
+}
+
+// renderedAt is Rendered for --rev. Every document of the selection is
+// read from the target's tree, so the target, the shallow boundary and
+// the selection's arguments determine the documents (and so their
+// verdict keys): a warm run proves its answer by that key (revKey)
+// alone, without reading the pages' tree or computing a thousand keys
+// (issue 18, "warm under 50 ms": half of the warm run's own work). Where
+// that key does not match, the answer is looked up by the documents'
+// keys, which a work-tree run shares.
+func renderedAt(eng *gitvault.Engine, sel Selection, r Renderer, w io.Writer) (stale bool, writeErr, err error) {
+	repo, tr, target, err := openAt(eng, sel.Rev)
+	if err != nil {
+		return false, nil, err
+	}
+	defer tr.Close()
+	want, err := pageArgs(sel.Pages)
+	if err != nil {
+		return false, nil, err
+	}
+	// A cache directory or shallow file that cannot be read is reported
+	// by the full path below, in the order it always was.
+	var revKey []byte
+	dir, derr := eng.WS.LocalCacheDir("stale")
+	shallow, serr := shallowKey(repo)
+	if derr == nil && serr == nil {
+		revKey = renderedRevKey(r.Name, target, shallow, want, sel.Memories)
+		if stale, ok, err := copyRendered(filepath.Join(dir, "rendered-"+r.Name), nil, revKey, w); ok || err != nil {
+			return stale, nil, err
+		}
+	}
+	s, err := selectFrom(eng, sel, repo, tr, target, want)
+	if err != nil {
+		return false, nil, err
+	}
+	return s.rendered(r, revKey, w)
+}
+
+// rendered is Rendered of the selection; revKey (nil outside --rev) is
+// kept with the answer written, beside the documents' key.
+func (s *selection) rendered(r Renderer, revKey []byte, w io.Writer) (stale bool, writeErr, err error) {
 	keys, err := cacheKeys(s.repo, s.target, s.docs)
 	if err != nil {
 		return false, nil, err
 	}
 	key := renderedKey(r.Name, s.target, keys)
 	path := filepath.Join(s.dir, "rendered-"+r.Name)
-	if stale, ok, err := copyRendered(path, key, w); ok || err != nil {
+	if stale, ok, err := copyRendered(path, key, nil, w); ok || err != nil {
 		return stale, nil, err
 	}
 	reps, writeErr, err := s.check(keys)
@@ -77,7 +124,7 @@ func Rendered(eng *gitvault.Engine, sel Selection, r Renderer, w io.Writer) (sta
 			break
 		}
 	}
-	if werr := writeRendered(path, key, stale, out); writeErr == nil {
+	if werr := writeRendered(path, key, revKey, stale, out); writeErr == nil {
 		writeErr = werr
 	}
 	if _, err := w.Write(out); err != nil {
@@ -117,13 +164,31 @@ func renderedKey(name, target string, keys []string) []byte {
 	return h.Sum(nil)
 }
 
+// renderedRevKey is the key of a --rev answer: the format, the renderer
+// and the build as in renderedKey, and what determines the documents at
+// a target and their verdict keys (docKey: the target, the shallow
+// boundary; the page arguments, read by PageArg, and --memories).
+func renderedRevKey(name, target, shallow string, pages []string, memories bool) []byte {
+	h := sha256.New()
+	for _, s := range []string{"rendered-rev", strconv.Itoa(renderVersion), strconv.Itoa(cacheVersion), buildID(), name, target,
+		shallow, strconv.FormatBool(memories), strconv.Itoa(len(pages))} {
+		h.Write([]byte(strconv.Itoa(len(s)) + ":" + s))
+	}
+	for _, p := range pages {
+		h.Write([]byte(strconv.Itoa(len(p)) + ":" + p))
+	}
+	return h.Sum(nil)
+}
+
 // renderedHead is the length of a rendered file's header: magic, key,
-// stale flag, the answer's length (8 bytes, big-endian).
-var renderedHead = len(renderedMagic) + sha256.Size + 1 + 8
+// the --rev key (zeros when a work-tree run wrote it), stale flag, the
+// answer's length (8 bytes, big-endian).
+var renderedHead = len(renderedMagic) + 2*sha256.Size + 1 + 8
 
 // copyRendered copies the cached answer of path to w when its key is
-// key (ok). err is a failure after the answer began to be written.
-func copyRendered(path string, key []byte, w io.Writer) (stale, ok bool, err error) {
+// key or its --rev key is revKey (either nil: not compared) (ok). err is
+// a failure after the answer began to be written.
+func copyRendered(path string, key, revKey []byte, w io.Writer) (stale, ok bool, err error) {
 	f, err := fsx.OpenNoFollow(path)
 	if err != nil {
 		return false, false, nil
@@ -137,14 +202,17 @@ func copyRendered(path string, key []byte, w io.Writer) (stale, ok bool, err err
 	if _, err := io.ReadFull(&f, head); err != nil {
 		return false, false, nil
 	}
-	m, k := len(renderedMagic), len(renderedMagic)+len(key)
-	if !bytes.Equal(head[:m], renderedMagic) || !bytes.Equal(head[m:k], key) || head[k] > 1 ||
+	m, r, k := len(renderedMagic), len(renderedMagic)+sha256.Size, len(renderedMagic)+2*sha256.Size
+	if !bytes.Equal(head[:m], renderedMagic) || head[k] > 1 ||
 		binary.BigEndian.Uint64(head[k+1:]) != uint64(id.Size)-uint64(renderedHead) {
+		return false, false, nil
+	}
+	if !(key != nil && bytes.Equal(head[m:r], key) || revKey != nil && bytes.Equal(head[r:k], revKey)) {
 		return false, false, nil
 	}
 	// The file is replaced whole (rename), never written in place: the
 	// open file is the answer its header describes, to its end.
-	n, err := io.CopyBuffer(w, onlyReader{&f}, make([]byte, 64<<10))
+	n, err := f.CopyTo(w, make([]byte, 64<<10))
 	if err != nil {
 		return false, true, fmt.Errorf("Cannot copy the cached answer %s: %s", path, err)
 	}
@@ -154,15 +222,12 @@ func copyRendered(path string, key []byte, w io.Writer) (stale, ok bool, err err
 	return head[k] == 1, true, nil
 }
 
-// onlyReader hides everything but Read, so that io.CopyBuffer uses its
-// buffer.
-type onlyReader struct{ r io.Reader }
-
-func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
-
-func writeRendered(path string, key []byte, stale bool, out []byte) error {
+func writeRendered(path string, key, revKey []byte, stale bool, out []byte) error {
+	if revKey == nil {
+		revKey = make([]byte, sha256.Size)
+	}
 	b := make([]byte, 0, renderedHead+len(out))
-	b = append(append(b, renderedMagic...), key...)
+	b = append(append(append(b, renderedMagic...), key...), revKey...)
 	if stale {
 		b = append(b, 1)
 	} else {

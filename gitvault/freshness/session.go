@@ -49,7 +49,7 @@ func repoWith(eng *gitvault.Engine, rev string, repo *gitrepo.Repo, tr *gitrepo.
 	}
 	if repo == nil {
 		var err error
-		if repo, err = gitrepo.Open(eng.WS.Root); err != nil {
+		if repo, err = gitrepo.OpenLazy(eng.WS.Root); err != nil {
 			return nil, "", fmt.Errorf("Cannot read the Git repository: %s", err)
 		}
 	}
@@ -80,7 +80,9 @@ func openAt(eng *gitvault.Engine, rev string) (*gitrepo.Repo, *gitrepo.TreeReade
 	if !eng.WS.InGit {
 		return nil, nil, "", noHistory{"Not inside a Git work tree: " + eng.WS.Root}
 	}
-	repo, err := gitrepo.Open(eng.WS.Root)
+	// Lazily: freshness reads references and objects, never the index or
+	// the exclude files (issue 18, warm).
+	repo, err := gitrepo.OpenLazy(eng.WS.Root)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("Cannot read the Git repository: %s", err)
 	}
@@ -249,19 +251,34 @@ func selectDocs(eng *gitvault.Engine, sel Selection) (s *selection, err error) {
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err != nil {
-			tr.Close()
-		}
-	}()
+	want, err := pageArgs(sel.Pages)
+	if err != nil {
+		tr.Close()
+		return nil, err
+	}
+	if s, err = selectFrom(eng, sel, repo, tr, target, want); err != nil {
+		tr.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// pageArgs is PageArg of each page argument, in order.
+func pageArgs(args []string) ([]string, error) {
 	var want []string
-	for _, a := range sel.Pages {
+	for _, a := range args {
 		p, err := PageArg(a)
 		if err != nil {
 			return nil, err
 		}
 		want = append(want, p)
 	}
+	return want, nil
+}
+
+// selectFrom is selectDocs with the repository open, the target resolved
+// and the page arguments read (want, see pageArgs); it does not close tr.
+func selectFrom(eng *gitvault.Engine, sel Selection, repo *gitrepo.Repo, tr *gitrepo.TreeReader, target string, want []string) (s *selection, err error) {
 	var docs []Doc
 	switch {
 	case sel.Rev != "":

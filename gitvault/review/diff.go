@@ -321,7 +321,10 @@ func changedSides(repo *gitrepo.Repo, from, to DiffEnd) (*reviewSide, *reviewSid
 // symbolic links; a file's identity is its blob id, as git computes it.
 func workTreeSide(e *gitvault.Engine, repo *gitrepo.Repo) (*reviewSide, error) {
 	s := &reviewSide{end: DiffEnd{Label: "work tree"}, files: map[string]reviewFile{}}
-	tracked := repo.IndexPaths()
+	tracked, err := repo.IndexPaths()
+	if err != nil {
+		return nil, err
+	}
 	for _, p := range reviewPrefixes {
 		root := filepath.Join(e.WS.Root, filepath.FromSlash(p))
 		if !fsx.IsDirNoFollow(root) {
@@ -422,7 +425,10 @@ func diffSides(a, b *reviewSide, repo *gitrepo.Repo, worktree bool) (*DiffResult
 	sort.Slice(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
 	var tracked map[string]bool
 	if worktree {
-		tracked = repo.IndexPaths()
+		var err error
+		if tracked, err = repo.IndexPaths(); err != nil {
+			return nil, err
+		}
 	}
 	for _, fc := range res.Files {
 		if err := res.classify(fc, a, b, tracked); err != nil {

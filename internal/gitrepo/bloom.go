@@ -164,7 +164,7 @@ type BloomPath struct {
 // ChangedFromFirstParent. It is cheap to keep one per cited path.
 func (t *TreeReader) BloomPath(path string) *BloomPath {
 	p := &BloomPath{Path: path}
-	b := t.graph.bloomFilters()
+	b := t.graph().bloomFilters()
 	if b == nil || path == "" || strings.HasPrefix(path, "/") || strings.HasSuffix(path, "/") {
 		return p
 	}
@@ -204,34 +204,34 @@ func (t *TreeReader) Generation(commit string) (uint32, bool) {
 		return 0, false
 	}
 	h := plumbing.NewHash(commit)
-	return t.graph.generation(h[:])
+	return t.graph().generation(h[:])
 }
 
 // InCommitGraph reports whether the commit-graph lists the commit.
 func (t *TreeReader) InCommitGraph(commit string) bool {
-	if t.graph == nil || len(commit) != 40 {
+	if t.graph() == nil || len(commit) != 40 {
 		return false
 	}
 	h := plumbing.NewHash(commit)
-	_, ok := t.graph.pos(h[:])
+	_, ok := t.graph().pos(h[:])
 	return ok
 }
 
 // HasChangedPathFilters reports whether the commit-graph carries usable
 // changed-path Bloom filters.
-func (t *TreeReader) HasChangedPathFilters() bool { return t.graph.bloomFilters() != nil }
+func (t *TreeReader) HasChangedPathFilters() bool { return t.graph().bloomFilters() != nil }
 
 // MaybeChanged reports whether the commit may change p against its first
 // parent (against the empty tree for a root commit). It is false only
 // when the commit's changed-path filter is usable and definitely lacks
 // p; true says nothing (see ChangedFromFirstParent for the answer).
 func (t *TreeReader) MaybeChanged(commit string, p *BloomPath) bool {
-	b := t.graph.bloomFilters()
+	b := t.graph().bloomFilters()
 	if b == nil || p == nil || p.keys == nil || len(commit) != 40 {
 		return true
 	}
 	h := plumbing.NewHash(commit)
-	pos, ok := t.graph.pos(h[:])
+	pos, ok := t.graph().pos(h[:])
 	if !ok {
 		return true
 	}

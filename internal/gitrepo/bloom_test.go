@@ -423,7 +423,7 @@ func TestCommitHeaderPrefix(t *testing.T) {
 	}
 	tr := repo.NewTreeReader()
 	defer tr.Close()
-	if tr.graph != nil {
+	if tr.graph() != nil {
 		t.Fatal("a commit-graph was written")
 	}
 	octopus := false

@@ -34,13 +34,18 @@ type Entry struct {
 }
 
 // IndexPaths returns the set of paths (slash-separated, any stage) in the
-// index, like `git ls-files`.
-func (r *Repo) IndexPaths() map[string]bool {
-	set := make(map[string]bool, len(r.index))
-	for _, e := range r.index {
+// index, like `git ls-files`. The error is an index that cannot be read
+// (never after Open, which read it).
+func (r *Repo) IndexPaths() (map[string]bool, error) {
+	index, err := r.indexEntries()
+	if err != nil {
+		return nil, err
+	}
+	set := make(map[string]bool, len(index))
+	for _, e := range index {
 		set[e.path] = true
 	}
-	return set
+	return set, nil
 }
 
 // inPrefix reports whether path is prefix itself or below it; "" is the
@@ -55,8 +60,12 @@ func inPrefix(path, prefix string) bool {
 // appear once per stage (1-3) and no stage-0 entry; callers detect
 // conflicts by Stage != 0.
 func (r *Repo) StagedFiles(prefix string) ([]Entry, error) {
+	index, err := r.indexEntries()
+	if err != nil {
+		return nil, err
+	}
 	var out []Entry
-	for _, e := range r.index {
+	for _, e := range index {
 		if !inPrefix(e.path, prefix) {
 			continue
 		}
@@ -168,7 +177,10 @@ func (r *Repo) blobReader(path string, mode filemode.FileMode, h plumbing.Hash) 
 // nested repository or submodule (git never lists files below those). Only
 // the given paths and the .gitignore files along them are examined.
 func (r *Repo) Untracked(paths []string) ([]string, error) {
-	tracked := r.IndexPaths()
+	tracked, err := r.IndexPaths()
+	if err != nil {
+		return nil, err
+	}
 	if r.ignoreCase {
 		folded := make(map[string]bool, len(tracked))
 		for p := range tracked {

@@ -160,7 +160,7 @@ func TestStagedFilesConflict(t *testing.T) {
 	if byStage[1] != "base\n" || byStage[2] != "ours\n" || byStage[3] != "theirs\n" || len(byStage) != 3 {
 		t.Fatalf("stages = %v", byStage)
 	}
-	if !r.IndexPaths()["p.md"] {
+	if idx, err := r.IndexPaths(); err != nil || !idx["p.md"] {
 		t.Error("a conflicted path is tracked")
 	}
 }

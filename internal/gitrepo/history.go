@@ -110,11 +110,14 @@ func (r *Repo) ResolveCommitWith(t *TreeReader, rev string) (string, error) {
 		}
 		r.gitMu.Unlock()
 		if id != "" {
-			if t.InCommitGraph(id) {
-				return id, nil
-			}
+			// The object before the commit-graph: reading one commit
+			// costs less than reading and checking the graph, which a
+			// run that only needs its target never does (issue 18, warm).
 			h := plumbing.NewHash(id)
 			if typ, _, err := t.fast.read(h[:]); err == nil && typ == "commit" {
+				return id, nil
+			}
+			if t.InCommitGraph(id) {
 				return id, nil
 			}
 		}
@@ -311,7 +314,9 @@ type TreeReader struct {
 	r       *Repo
 	st      *filesystem.Storage
 	fast    *objStore    // tried first; go-git (st) answers what it cannot
-	graph   *commitGraph // nil without a usable commit-graph file
+	objects string       // the objects directory
+	cg      *commitGraph // see graph
+	cgRead  bool
 	cache   map[plumbing.Hash][]byte
 	order   []plumbing.Hash
 	cached  int                                   // bytes in cache
@@ -356,8 +361,19 @@ func (r *Repo) NewTreeReader() *TreeReader {
 		AlternatesFS: osfs.New("/"), KeepDescriptors: true,
 	})
 	objects := filepath.Join(r.commonDir, "objects")
-	return &TreeReader{r: r, st: st, fast: openObjStore(objects), graph: openCommitGraph(objects),
+	return &TreeReader{r: r, st: st, fast: openObjStore(objects), objects: objects,
 		cache: map[plumbing.Hash][]byte{}, commits: map[string]*Commit{}}
+}
+
+// graph returns the commit-graph file, nil without a usable one, read and
+// checked on first use: a reader that resolves a reference and reads a
+// few objects (a warm git echoes stale --rev) does not pay for the
+// checksum of a file that lists every commit (issue 18, warm).
+func (t *TreeReader) graph() *commitGraph {
+	if !t.cgRead {
+		t.cg, t.cgRead = openCommitGraph(t.objects), true
+	}
+	return t.cg
 }
 
 // SetDeltaCacheBytes sets the bound of the reader's cache of rebuilt
@@ -436,7 +452,7 @@ func (t *TreeReader) CommitHeader(hash string) (*Commit, error) {
 	}
 	var out *Commit
 	h := plumbing.NewHash(hash)
-	if tree, parents, when, ok := t.graph.lookup(h[:]); ok {
+	if tree, parents, when, ok := t.graph().lookup(h[:]); ok {
 		out = &Commit{Hash: hash, Tree: tree, Parents: parents, CommitDate: when}
 	} else if data, ok := t.fast.commitPrefix(h[:], commitPrefixBytes); ok {
 		// The header lines only; parseCommitHeader refuses a prefix that

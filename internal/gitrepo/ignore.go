@@ -175,7 +175,11 @@ func (r *Repo) ExcludeMatch(path string, isDir bool) (m Match, ok bool, err erro
 	if err := checkPath(path); err != nil {
 		return Match{}, false, err
 	}
-	p, err := r.excl.match(path, isDir)
+	excl, err := r.excluder()
+	if err != nil {
+		return Match{}, false, err
+	}
+	p, err := excl.match(path, isDir)
 	if err != nil {
 		return Match{}, false, fmt.Errorf("exclude rules for %s: %w", path, err)
 	}

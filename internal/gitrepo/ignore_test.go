@@ -165,7 +165,10 @@ func compareScenario(t *testing.T, sb *gitrepotest.Sandbox, sc ignoreScenario) (
 	}
 
 	lsFiles := splitZ(sb.Git(top, "ls-files", "-z"))
-	idx := r.IndexPaths()
+	idx, err := r.IndexPaths()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(idx) != len(lsFiles) {
 		t.Errorf("IndexPaths has %d paths, git ls-files %d: %v vs %v", len(idx), len(lsFiles), idx, lsFiles)
 	}

@@ -26,7 +26,10 @@ func committedRepo(t *testing.T, sb *gitrepotest.Sandbox, args ...string) string
 func assertIndexMatchesGit(t *testing.T, sb *gitrepotest.Sandbox, r *Repo) {
 	t.Helper()
 	want := splitZ(sb.Git(r.Top(), "ls-files", "-z"))
-	got := r.IndexPaths()
+	got, err := r.IndexPaths()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(got) != len(want) {
 		t.Fatalf("IndexPaths = %v, git ls-files = %v", got, want)
 	}
@@ -169,7 +172,7 @@ func TestOpenSupported(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := r.IndexPaths(); len(got) != len(want) {
+		if got, err := r.IndexPaths(); err != nil || len(got) != len(want) {
 			t.Fatalf("IndexPaths = %v, want %v", got, want)
 		}
 	})
@@ -196,7 +199,7 @@ func TestOpenSupported(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(r.IndexPaths()) != 0 {
+		if idx, err := r.IndexPaths(); err != nil || len(idx) != 0 {
 			t.Fatal("a fresh repository has an empty index")
 		}
 		if _, err := r.TreeFiles("HEAD", ""); err == nil {
@@ -288,4 +291,105 @@ func TestConfigPrecedence(t *testing.T) {
 	if b, ok, err := r.ConfigBool("echo", "", "bare"); err != nil || !ok || !b {
 		t.Errorf("valueless key as bool = %v, %v, %v", b, ok, err)
 	}
+}
+
+// OpenLazy reads the index and the exclude files on first use: a
+// repository whose index or core.excludesFile Open refuses still resolves
+// and reads objects, and every use of what it could not read reports
+// Open's error, word for word (issue 18, warm).
+func TestOpenLazyReportsOpenErrors(t *testing.T) {
+	t.Run("corrupt index", func(t *testing.T) {
+		sb := gitrepotest.New(t)
+		top := committedRepo(t, sb)
+		p := filepath.Join(top, ".git", "index")
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[len(data)-1] ^= 0xff
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, openErr := Open(top)
+		if openErr == nil {
+			t.Fatal("Open accepted an index with a bad checksum")
+		}
+		r, err := OpenLazy(top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.ResolveCommit("HEAD"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.IndexPaths(); err == nil || err.Error() != openErr.Error() {
+			t.Errorf("IndexPaths: %v, want %v", err, openErr)
+		}
+		if _, err := r.StagedFiles(""); err == nil || err.Error() != openErr.Error() {
+			t.Errorf("StagedFiles: %v, want %v", err, openErr)
+		}
+		if _, err := r.Untracked([]string{"new.md"}); err == nil || err.Error() != openErr.Error() {
+			t.Errorf("Untracked: %v, want %v", err, openErr)
+		}
+		if _, err := r.Ignored("a/x.md", false); err != nil {
+			t.Errorf("Ignored needs no index: %v", err)
+		}
+	})
+	t.Run("core.excludesFile without a value", func(t *testing.T) {
+		sb := gitrepotest.New(t)
+		top := committedRepo(t, sb)
+		f, err := os.OpenFile(filepath.Join(top, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString("[core]\n\texcludesFile\n"); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		_, openErr := Open(top)
+		if openErr == nil {
+			t.Fatal("Open accepted core.excludesFile without a value")
+		}
+		r, err := OpenLazy(top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.IndexPaths(); err != nil {
+			t.Errorf("IndexPaths needs no exclude file: %v", err)
+		}
+		for i := 0; i < 2; i++ {
+			if _, err := r.Ignored("a/x.md", false); err == nil || err.Error() != openErr.Error() {
+				t.Errorf("Ignored: %v, want %v", err, openErr)
+			}
+		}
+		testenv.WriteFile(t, filepath.Join(top, "new.md"), "n\n")
+		if _, err := r.Untracked([]string{"new.md"}); err == nil || err.Error() != openErr.Error() {
+			t.Errorf("Untracked: %v, want %v", err, openErr)
+		}
+	})
+	t.Run("the same answers as Open", func(t *testing.T) {
+		sb := gitrepotest.New(t)
+		top := committedRepo(t, sb)
+		testenv.WriteFile(t, filepath.Join(top, ".git", "info", "exclude"), "*.tmp\n")
+		eager, err := Open(top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lazy, err := OpenLazy(top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := strings.Join(eager.Sources(), "\n"), strings.Join(lazy.Sources(), "\n"); a != b {
+			t.Errorf("Sources: Open %s\nOpenLazy %s", a, b)
+		}
+		assertIndexMatchesGit(t, sb, lazy)
+		for _, p := range []string{"x.tmp", "a/x.md"} {
+			a, err1 := eager.Ignored(p, false)
+			b, err2 := lazy.Ignored(p, false)
+			if a != b || err1 != nil || err2 != nil {
+				t.Errorf("Ignored(%s): Open %v %v, OpenLazy %v %v", p, a, err1, b, err2)
+			}
+		}
+	})
 }

@@ -24,8 +24,9 @@ import (
 var ErrUnsupported = errors.New("unsupported repository")
 
 // Repo is an opened work tree. Its configuration, exclude files and index
-// are read once, at Open (open a new Repo to see later changes); .gitignore
-// files are read lazily and cached. It is safe for concurrent use.
+// are read once, at Open, or on first use after OpenLazy (open a new Repo
+// to see later changes); .gitignore files are read lazily and cached. It
+// is safe for concurrent use.
 type Repo struct {
 	top       string
 	gitDir    string
@@ -34,8 +35,17 @@ type Repo struct {
 
 	config     []configEntry // all sources, lowest precedence first
 	ignoreCase bool
-	index      []indexEntry
-	excl       *excluder
+
+	// The index and the exclude files, read once by loadIndex and
+	// loadExcludes (at Open, or on first use after OpenLazy); their
+	// errors are Open's, reported by every use.
+	indexOnce sync.Once
+	index     []indexEntry
+	indexErr  error
+	exclOnce  sync.Once
+	exclPath  string // core.excludesFile or its default ("" for none)
+	exclErr   error  // set before exclOnce runs: a core.excludesFile with no value
+	excl      *excluder
 
 	sources []string // Sources
 
@@ -67,13 +77,14 @@ func (r *Repo) IgnoreCase() bool { return r.ignoreCase }
 // whose content Open read or looked for (a missing one counts: creating it
 // would change what Open reads): the .git file of a linked worktree, HEAD,
 // commondir, every config source and include, the exclude files and the
-// index. A long-lived caller that keeps something computed from this Repo
+// index (after OpenLazy, also those not read yet). A long-lived caller that keeps something computed from this Repo
 // can stamp them to learn when it must open the repository again; objects
 // and refs read later through go-git are not included.
 func (r *Repo) Sources() []string { return slices.Clone(r.sources) }
 
 // Open opens the repository whose work-tree top level is top (as returned by
-// Discover). It fails with an error wrapping ErrUnsupported on repositories
+// Discover), reading its configuration, index and exclude files: an
+// unreadable index or exclude file fails Open (see OpenLazy). It fails with an error wrapping ErrUnsupported on repositories
 // it cannot read correctly: an unknown repositoryformatversion, SHA-256
 // objects, reftable refs, any other unknown extension, a split index or a
 // sparse index. index.skipHash indexes and extensions.worktreeConfig (with
@@ -83,6 +94,22 @@ func (r *Repo) Sources() []string { return slices.Clone(r.sources) }
 // taken relative to top, because git changes to the top of the work tree
 // before using it (this is also how git passes it to hooks).
 func Open(top string) (*Repo, error) {
+	return open(top, true)
+}
+
+// OpenLazy is Open for a caller that may not need the index or the
+// exclude files: they are read on their first use (IndexPaths,
+// StagedFiles, Untracked, Ignored, ExcludeMatch, Sources), which reports
+// the error Open would have, with the same message. Resolving references
+// and reading objects read neither: a warm git echoes stale --rev spent
+// most of its own work reading a 4,000-entry index it never used (issue
+// 18, "warm under 50 ms"). Its configuration is read, and the
+// repository's format checked, at OpenLazy as at Open.
+func OpenLazy(top string) (*Repo, error) {
+	return open(top, false)
+}
+
+func open(top string, eager bool) (*Repo, error) {
 	real, err := filepath.EvalSymlinks(top)
 	if err != nil {
 		return nil, fmt.Errorf("open repository: %w", err)
@@ -122,12 +149,14 @@ func Open(top string) (*Repo, error) {
 		}
 	}
 	r.sources = append(r.sources, r.indexFile)
-	if r.index, err = readIndex(r.indexFile); err != nil {
-		return nil, fmt.Errorf("open repository %s: %w", real, err)
-	}
-
-	if err := r.loadExcludes(); err != nil {
-		return nil, fmt.Errorf("open repository %s: %w", real, err)
+	r.excludeSources()
+	if eager {
+		if _, err := r.indexEntries(); err != nil {
+			return nil, err
+		}
+		if _, err := r.excluder(); err != nil {
+			return nil, err
+		}
 	}
 
 	if r.git, err = openObjects(gitDir, r.commonDir); err != nil {
@@ -270,37 +299,61 @@ func checkFormat(local []configEntry) (worktreeConfig bool, err error) {
 	return worktreeConfig, nil
 }
 
-// loadExcludes reads info/exclude and core.excludesFile (default
-// $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore).
-func (r *Repo) loadExcludes() error {
-	var global []pattern
-	path := ""
+// excludeSources finds the exclude files, info/exclude and
+// core.excludesFile (default $XDG_CONFIG_HOME/git/ignore or
+// ~/.config/git/ignore), and lists them in Sources; excluder reads them.
+func (r *Repo) excludeSources() {
 	if v, ok := r.lookup("core", "", "excludesfile"); ok {
 		if v == nil {
-			return fmt.Errorf("core.excludesFile has no value")
+			r.exclErr = fmt.Errorf("open repository %s: core.excludesFile has no value", r.top)
+			return
 		}
-		path = expandHome(*v, os.Getenv("HOME"))
-		if path != "" && !filepath.IsAbs(path) {
+		r.exclPath = expandHome(*v, os.Getenv("HOME"))
+		if r.exclPath != "" && !filepath.IsAbs(r.exclPath) {
 			// git resolves it after changing to the top of the work tree.
-			path = filepath.Join(r.top, path)
+			r.exclPath = filepath.Join(r.top, r.exclPath)
 		}
 	} else {
-		path = xdgConfigPath("ignore")
+		r.exclPath = xdgConfigPath("ignore")
 	}
-	if path != "" {
-		r.sources = append(r.sources, path)
-		var err error
-		if global, err = readExcludeFile(path); err != nil {
-			return err
-		}
+	if r.exclPath != "" {
+		r.sources = append(r.sources, r.exclPath)
 	}
 	r.sources = append(r.sources, filepath.Join(r.commonDir, "info", "exclude"))
-	info, err := readExcludeFile(filepath.Join(r.commonDir, "info", "exclude"))
-	if err != nil {
-		return err
-	}
-	r.excl = newExcluder(r.top, r.ignoreCase, global, info)
-	return nil
+}
+
+// indexEntries returns the index, read on first use.
+func (r *Repo) indexEntries() ([]indexEntry, error) {
+	r.indexOnce.Do(func() {
+		if r.index, r.indexErr = readIndex(r.indexFile); r.indexErr != nil {
+			r.indexErr = fmt.Errorf("open repository %s: %w", r.top, r.indexErr)
+		}
+	})
+	return r.index, r.indexErr
+}
+
+// excluder returns the rules of the exclude files, read on first use.
+func (r *Repo) excluder() (*excluder, error) {
+	r.exclOnce.Do(func() {
+		if r.exclErr != nil {
+			return
+		}
+		var global []pattern
+		if r.exclPath != "" {
+			var err error
+			if global, err = readExcludeFile(r.exclPath); err != nil {
+				r.exclErr = fmt.Errorf("open repository %s: %w", r.top, err)
+				return
+			}
+		}
+		info, err := readExcludeFile(filepath.Join(r.commonDir, "info", "exclude"))
+		if err != nil {
+			r.exclErr = fmt.Errorf("open repository %s: %w", r.top, err)
+			return
+		}
+		r.excl = newExcluder(r.top, r.ignoreCase, global, info)
+	})
+	return r.excl, r.exclErr
 }
 
 // lookup returns the last value set for the key (git's "last one wins").
