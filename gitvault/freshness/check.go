@@ -3,6 +3,7 @@ package freshness
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -777,12 +778,12 @@ func (k *checker) touching(anchor string, fpv *fpView, names map[string]bool, fi
 			if err != nil {
 				return nil, err
 			}
-			changed, err := k.commitChanges(c)
+			changed, err := k.changedBy(c)
 			if err != nil {
 				return nil, err
 			}
 			for name := range names {
-				if !changed[name] {
+				if !changed(name) {
 					continue
 				}
 				before, err := k.linesAt(pc.Tree, name)
@@ -802,6 +803,22 @@ func (k *checker) touching(anchor string, fpv *fpView, names map[string]bool, fi
 		out = append(out, ref)
 	}
 	return out, nil
+}
+
+// changedBy reports which paths commit c changed, as commitChanges
+// does; a commit of the first-parent chain with one parent is answered
+// from the chain's pass (indexTo), without a set built for it.
+func (k *checker) changedBy(c *gitrepo.Commit) (func(string) bool, error) {
+	if len(c.Parents) == 1 {
+		if list, ok := k.chainChanges(c); ok {
+			return func(p string) bool { return slices.Contains(list, p) }, nil
+		}
+	}
+	set, err := k.commitChanges(c)
+	if err != nil {
+		return nil, err
+	}
+	return func(p string) bool { return set[p] }, nil
 }
 
 // describe fills a commit's subject, author and author date.
