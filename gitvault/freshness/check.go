@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
@@ -125,6 +126,7 @@ type checker struct {
 	chainIx map[string]chainIndex                   // indexChain, by range
 	rangeIx map[string]map[string][]*gitrepo.Commit // rangeIndex, by anchor
 	fp      *fpChain                                // the target's first-parent chain (fpchain.go)
+	leaves  map[treePath]gitrepo.TreeItem           // files seen in the chain's diffs, by tree and path (entry)
 }
 
 // Check computes the reports of docs against the target commit (a full
@@ -631,7 +633,7 @@ func (k *checker) verdict(c Citation, anchor *gitrepo.Commit) (Result, error) {
 	if anchor.Hash == k.target.Hash {
 		return res, nil
 	}
-	if et, ok, err := k.tr.Entry(k.target.Tree, c.Path); err != nil {
+	if et, ok, err := k.entry(k.target.Tree, c.Path); err != nil {
 		return res, err
 	} else if ok && et.Hash == ea.Hash && et.Mode == ea.Mode {
 		return res, nil // the same content: nothing that happened in between matters
@@ -679,7 +681,7 @@ func (k *checker) verdict(c Citation, anchor *gitrepo.Commit) (Result, error) {
 			res.Commits, res.Count = f.touched, len(f.touched)
 		}
 	default:
-		et, _, err := k.tr.Entry(k.target.Tree, f.path)
+		et, _, err := k.entry(k.target.Tree, f.path)
 		if err != nil {
 			return res, err
 		}
@@ -842,7 +844,7 @@ func (k *checker) describe(ref *CommitRef) error {
 // linesAt returns the lines (terminators kept) of the file at p in tree,
 // none when it is absent or not a file.
 func (k *checker) linesAt(tree, p string) ([]string, error) {
-	it, ok, err := k.tr.Entry(tree, p)
+	it, ok, err := k.entry(tree, p)
 	if err != nil || !ok || !isFile(it.Mode) {
 		return nil, err
 	}
@@ -857,7 +859,9 @@ func (k *checker) blobLines(hash string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := splitLines(string(data))
+	// ReadBlob's bytes are this reader's own copy, never written to:
+	// the lines are views of them, not a second copy (issue 18, cold).
+	l := splitLines(unsafe.String(unsafe.SliceData(data), len(data)))
 	if len(k.blobs) > 256 {
 		k.blobs = map[string][]string{}
 	}
@@ -867,7 +871,10 @@ func (k *checker) blobLines(hash string) ([]string, error) {
 
 // splitLines splits after each "\n", as git's diff reads records.
 func splitLines(s string) []string {
-	var out []string
+	if s == "" {
+		return nil
+	}
+	out := make([]string, 0, strings.Count(s, "\n")+1)
 	for len(s) > 0 {
 		i := strings.IndexByte(s, '\n')
 		if i < 0 {

@@ -75,6 +75,9 @@ func (k *checker) fpPos(hash string) (int, bool, error) {
 // cold run (issue 18, "Speed").
 func (k *checker) indexTo(n int) error {
 	fp := k.fp
+	if k.leaves == nil {
+		k.leaves = map[treePath]gitrepo.TreeItem{}
+	}
 	for ; fp.indexed < n && fp.indexed+1 < len(fp.list); fp.indexed++ {
 		i := fp.indexed
 		removed, added, err := k.tr.Changed(fp.list[i+1].Tree, fp.list[i].Tree, "")
@@ -82,8 +85,13 @@ func (k *checker) indexTo(n int) error {
 			return err
 		}
 		var changed []string
-		for _, list := range [][]gitrepo.Entry{removed, added} {
+		for side, list := range [][]gitrepo.Entry{removed, added} {
+			tree := fp.list[i+1].Tree // removed: the parent's entries
+			if side == 1 {
+				tree = fp.list[i].Tree // added: the commit's
+			}
 			for _, e := range list {
+				k.leaves[treePath{tree, e.Path}] = gitrepo.TreeItem{Name: baseName(e.Path), Mode: e.Mode, Hash: e.Hash}
 				// A path already indexed at i has its directories indexed too.
 				for p := e.Path; p != "." && p != ""; p = parentDir(p) {
 					l := fp.ix[p]
@@ -98,6 +106,21 @@ func (k *checker) indexTo(n int) error {
 		fp.paths = append(fp.paths, changed)
 	}
 	return nil
+}
+
+// treePath names the entry at a path of a tree.
+type treePath struct{ tree, path string }
+
+// entry is TreeReader.Entry, answered first from the files the chain's
+// pass saw change (leaves): the follower and touching look up the changed
+// path in the commits on either side of each change, and those lookups
+// walked the trees from the root again, each name scanned anew once the
+// reader's memo of lookups had turned over.
+func (k *checker) entry(tree, p string) (gitrepo.TreeItem, bool, error) {
+	if it, ok := k.leaves[treePath{tree, p}]; ok {
+		return it, true, nil
+	}
+	return k.tr.Entry(tree, p)
 }
 
 // chainChanges returns what the chain's commit c changed against its
