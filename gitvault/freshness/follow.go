@@ -66,7 +66,7 @@ func (f *follower) survivors() (start, end int, all bool) {
 // step moves the citation from commit parent to its child c.
 func (f *follower) step(parent, c *gitrepo.Commit) error {
 	k := f.k
-	it, ok, err := k.tr.Entry(c.Tree, f.path)
+	it, ok, err := k.entry(c.Tree, f.path)
 	if err != nil {
 		return err
 	}

@@ -49,8 +49,14 @@ func (k *checker) commitChanges(c *gitrepo.Commit) (map[string]bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		set, err := k.changedPaths(pc.Tree, c.Tree)
-		if err != nil {
+		var set map[string]bool
+		if list, ok := k.chainChanges(c); ok && i == 0 {
+			// Diffed by the chain's pass already (indexTo).
+			set = make(map[string]bool, len(list))
+			for _, q := range list {
+				set[q] = true
+			}
+		} else if set, err = k.changedPaths(pc.Tree, c.Tree); err != nil {
 			return nil, err
 		}
 		if i == 0 {

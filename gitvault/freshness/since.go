@@ -251,7 +251,8 @@ func newChecker(repo *gitrepo.Repo) *checker {
 	tr.SetDeltaCacheBytes(deltaCacheBytes)
 	return &checker{repo: repo, tr: tr, ranges: map[string][]*gitrepo.Commit{},
 		chains: map[string][]*gitrepo.Commit{}, infos: map[string]*gitrepo.Commit{}, blobs: map[string][]string{},
-		changes: map[string]map[string]bool{}, pairs: map[string]map[string]bool{}, chainIx: map[string]chainIndex{}, rangeIx: map[string]map[string][]*gitrepo.Commit{}}
+		changes: map[string]map[string]bool{}, pairs: map[string]map[string]bool{}, chainIx: map[string]chainIndex{}, rangeIx: map[string]map[string][]*gitrepo.Commit{},
+		leaves: map[treePath]gitrepo.TreeItem{}}
 }
 
 // Message is the one-line report of a stale citation, the memory-stale

@@ -1,0 +1,75 @@
+package freshness
+
+import (
+	"slices"
+	"testing"
+)
+
+// The first-parent pass answers entry lookups (leaves) and what a commit
+// changed (chainChanges) from its diffs; both must be what the tree
+// lookups and changedPaths give, through edits, deletions, a rename, a
+// file that becomes a directory and back, and an executable bit.
+func TestChainPassAgreesWithTrees(t *testing.T) {
+	r := newRepo(t)
+	r.write("a/x.go", lines(5, "x"))
+	r.write("a/y.go", lines(5, "y"))
+	r.write("b", "file\n")
+	r.commit("root")
+	r.write("a/x.go", lines(6, "x"))
+	r.commit("edit")
+	r.git("rm", "-q", "a/y.go")
+	r.write("c/y.go", lines(5, "y"))
+	r.commit("rename")
+	r.git("rm", "-q", "b")
+	r.write("b/inner.go", "dir now\n")
+	r.commit("file to directory")
+	r.git("update-index", "--chmod=+x", "a/x.go")
+	r.commit("mode")
+	r.git("rm", "-q", "-r", "b")
+	r.write("b", "file again\n")
+	r.write("a/x.go", lines(2, "x"))
+	r.commit("directory to file")
+
+	repo := r.open()
+	k := newChecker(repo)
+	defer k.tr.Close()
+	var err error
+	if k.target, err = k.header(r.git("rev-parse", "HEAD")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := k.fpPos("0000000000000000000000000000000000000000"); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.indexTo(len(k.fp.list)); err != nil {
+		t.Fatal(err)
+	}
+	if len(k.fp.list) != 6 || k.fp.indexed != 5 || len(k.leaves) == 0 {
+		t.Fatalf("chain of %d, %d indexed, %d leaves", len(k.fp.list), k.fp.indexed, len(k.leaves))
+	}
+	for key, it := range k.leaves {
+		want, ok, err := k.tr.Entry(key.tree, key.path)
+		if err != nil || !ok || want != it {
+			t.Errorf("leaves %s:%s = %+v; the tree has %+v (%v, %v)", key.tree, key.path, it, want, ok, err)
+		}
+	}
+	for i := 0; i < k.fp.indexed; i++ {
+		c := k.fp.list[i]
+		got, ok := k.chainChanges(c)
+		if !ok {
+			t.Fatalf("commit %d not answered by the chain", i)
+		}
+		set, err := k.changedPaths(k.fp.list[i+1].Tree, c.Tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for p := range set {
+			want = append(want, p)
+		}
+		slices.Sort(want)
+		got = slices.Sorted(slices.Values(got))
+		if !slices.Equal(got, want) {
+			t.Errorf("commit %d changed %q; changedPaths says %q", i, got, want)
+		}
+	}
+}
