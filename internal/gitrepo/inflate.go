@@ -345,15 +345,22 @@ func (h *huffTable) build(lens []uint8, root uint, allowEmpty bool) bool {
 		h.count[l]++
 	}
 	h.count[0] = 0
-	left := 1
+	left, longest := 1, uint(0)
 	for l := 1; l < 16; l++ {
 		left <<= 1
 		left -= int(h.count[l])
 		if left < 0 {
 			return false
 		}
+		if h.count[l] != 0 {
+			longest = uint(l)
+		}
 	}
-	clear(h.table[:1<<root])
+	// A complete code of at most root bits fills every entry; otherwise
+	// the entries no code fills must read as 0 (decoded the slow way).
+	if left > 0 || longest > root {
+		clear(h.table[:1<<root])
+	}
 	if left > 0 {
 		total := 0
 		for l := 1; l < 16; l++ {
