@@ -251,20 +251,37 @@ var (
 	distExtr = [30]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13}
 )
 
+// codesBlock decodes symbols until the end of the block. The table
+// lookups of decode are repeated here, so that a symbol costs no call: one
+// refill gives the 48 bits a length, its extra bits, a distance and its
+// extra bits can take.
 func (d *inflater) codesBlock(lit, dist *huffTable) error {
-	dst := d.dst
+	dst, n := d.dst, d.n
+	defer func() { d.n = n }()
+	lmask, dmask := uint64(1)<<lit.root-1, uint64(1)<<dist.root-1
 	for {
-		sym, ok := d.decode(lit)
-		if !ok {
-			return errInflate
+		if d.nb < 48 {
+			d.refill()
+		}
+		var sym int
+		if e := lit.table[d.bb&lmask]; e != 0 && uint(e&15) <= d.nb {
+			d.bb >>= e & 15
+			d.nb -= uint(e & 15)
+			sym = int(e >> 4)
+		} else {
+			s, ok := d.decode(lit)
+			if !ok {
+				return errInflate
+			}
+			sym = s
 		}
 		if sym < 256 {
-			if d.n == len(dst) {
+			if n == len(dst) {
 				return d.full()
 			}
-			dst[d.n] = byte(sym)
-			d.n++
-			if d.n == len(dst) && !d.whole {
+			dst[n] = byte(sym)
+			n++
+			if n == len(dst) && !d.whole {
 				return errPrefixDone
 			}
 			continue
@@ -281,8 +298,15 @@ func (d *inflater) codesBlock(lit, dist *huffTable) error {
 			return errInflate
 		}
 		length := int(lenBase[sym]) + int(e)
-		ds, ok := d.decode(dist)
-		if !ok || ds >= 30 {
+		var ds int
+		if e := dist.table[d.bb&dmask]; e != 0 && uint(e&15) <= d.nb {
+			d.bb >>= e & 15
+			d.nb -= uint(e & 15)
+			ds = int(e >> 4)
+		} else if ds, ok = d.decode(dist); !ok {
+			return errInflate
+		}
+		if ds >= 30 {
 			return errInflate
 		}
 		e, ok = d.bits(uint(distExtr[ds]))
@@ -290,26 +314,26 @@ func (d *inflater) codesBlock(lit, dist *huffTable) error {
 			return errInflate
 		}
 		dd := int(distBase[ds]) + int(e)
-		if dd > d.n {
+		if dd > n {
 			return errInflate
 		}
 		stop := false
-		if length > len(dst)-d.n {
+		if length > len(dst)-n {
 			if d.whole {
 				return errInflate
 			}
-			length, stop = len(dst)-d.n, true
+			length, stop = len(dst)-n, true
 		}
-		from := d.n - dd
+		from := n - dd
 		if dd >= length {
-			copy(dst[d.n:d.n+length], dst[from:from+length])
+			copy(dst[n:n+length], dst[from:from+length])
 		} else {
 			for i := 0; i < length; i++ {
-				dst[d.n+i] = dst[from+i]
+				dst[n+i] = dst[from+i]
 			}
 		}
-		d.n += length
-		if stop || (d.n == len(dst) && !d.whole) {
+		n += length
+		if stop || (n == len(dst) && !d.whole) {
 			return errPrefixDone
 		}
 	}
