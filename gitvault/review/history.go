@@ -192,6 +192,15 @@ func (w *historyWalk) treeOf(hash string) (string, error) {
 	return c.Tree, nil
 }
 
+// logTreeCacheBytes and logObjectCacheBytes bound a log walk's caches
+// of trees and of rebuilt pack objects (delta bases): 1 MiB each holds the
+// delta chains a linear walk is inside on go-git's history and a
+// 1,000-page vault (BenchmarkLog1000DeepPack) alike.
+const (
+	logTreeCacheBytes   = 1 << 20
+	logObjectCacheBytes = 1 << 20
+)
+
 // Log returns the history of one page or memory (issue 9), newest first,
 // choosing commits as git log -- PATH does (history simplification) or,
 // with Follow, as git log --follow -- PATH does. It compares tree entry
@@ -216,6 +225,10 @@ func Log(e *gitvault.Engine, opt LogOptions) (*LogResult, error) {
 	}
 	w := &historyWalk{repo: repo, tr: repo.NewTreeReader(), shallow: shallow, seen: map[string]bool{}}
 	defer w.tr.Close()
+	// Each tree of the walk is looked up once (the reader remembers name
+	// lookups), so little is kept: what a walk keeps is fresh memory
+	// (issue 19, part 3; see TreeReader.SetCacheBytes).
+	w.tr.SetCacheBytes(logTreeCacheBytes, logObjectCacheBytes)
 	startTree, err := w.treeOf(start)
 	if err != nil {
 		return nil, err

@@ -308,3 +308,92 @@ func TestObjStoreDeepChains(t *testing.T) {
 		}
 	}
 }
+
+// TestObjStoreInflater: every zlib stream of a pack of deep delta chains
+// (whole objects and deltas) is decoded by the in-memory inflater
+// (inflate.go), not left to the fallback, into the bytes
+// klauspost/compress's inflater gives; and every commit's prefix, of
+// every length up to its size, is git's bytes.
+func TestObjStoreInflater(t *testing.T) {
+	sb := gitrepotest.New(t)
+	dir := sb.Init(filepath.Join(t.TempDir(), "repo"))
+	var stream bytes.Buffer
+	for n := 0; n < 120; n++ {
+		fmt.Fprintf(&stream, "commit refs/heads/main\ncommitter T <t@example.com> %d +0000\ndata %d\n%s\n", 1600000000+n, 20+n, strings.Repeat("m", 20+n))
+		var body strings.Builder
+		for i := 0; i < 300; i++ {
+			fmt.Fprintf(&body, "line %d, edited in commit %d\n", i, n-n%5*(i%3))
+		}
+		fmt.Fprintf(&stream, "M 100644 inline f%d.txt\ndata %d\n%s\n", n%2, body.Len(), body.String())
+		fmt.Fprintf(&stream, "M 100644 inline d%02d/x.txt\ndata 3\nv%02d\n", n%30, n%100)
+	}
+	if _, err := sb.Run(dir, nil, stream.Bytes(), "fast-import", "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	sb.Git(dir, "repack", "-a", "-d", "-f", "--depth=50", "--window=250")
+	s := openObjStore(filepath.Join(dir, ".git", "objects"))
+	defer s.Close()
+	streams := 0
+	for _, line := range strings.Split(packStats(t, sb, dir), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 5 || len(f[0]) != 40 {
+			continue
+		}
+		off, _ := strconv.ParseInt(f[4], 10, 64)
+		typ, size, hdr, err := s.header(0, off)
+		if err != nil {
+			t.Fatalf("%s: %v", f[0], err)
+		}
+		at := off + int64(hdr)
+		switch typ {
+		case objOfsDelta:
+			_, n, err := s.ofsBase(0, off, at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			at += int64(n)
+		case objRefDelta:
+			at += 20
+		}
+		w, err := s.window(0, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, size)
+		if err := s.inf.inflate(w, got, true); err != nil {
+			t.Fatalf("%s (type %d, %d bytes): not decoded in memory: %v", f[0], typ, size, err)
+		}
+		s.br.Reset(w)
+		want, err := s.inflateFrom(&s.br, size, nil)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s: in-memory inflater and klauspost/compress differ (%v)", f[0], err)
+		}
+		streams++
+	}
+	if streams < 300 {
+		t.Fatalf("only %d streams", streams)
+	}
+	prefixes := 0
+	for id, obj := range catAll(t, sb, dir) {
+		if obj.typ != "commit" {
+			continue
+		}
+		raw, _ := hex.DecodeString(id)
+		if pi, off, _ := s.locate(raw); func() bool { typ, _, _, _ := s.header(pi, off); return typ != objCommit }() {
+			if _, ok := s.commitPrefix(raw, 10); ok {
+				t.Fatalf("%s: a commit stored as a delta read as a prefix", id)
+			}
+			continue // stored as a delta: read whole, never as a prefix
+		}
+		prefixes++
+		for n := 0; n <= len(obj.data); n++ {
+			data, ok := s.commitPrefix(raw, n)
+			if !ok || !bytes.Equal(data, obj.data[:n]) {
+				t.Fatalf("%s: prefix %d: %q, %v; git says %q", id, n, data, ok, obj.data[:n])
+			}
+		}
+	}
+	if prefixes < 50 {
+		t.Fatalf("only %d commits stored whole", prefixes)
+	}
+}
