@@ -2,8 +2,10 @@ package gitrepo
 
 import (
 	"bytes"
+	"compress/zlib"
 	"crypto/sha1"
 	"encoding/hex"
+	"io"
 	"strings"
 	"testing"
 
@@ -202,6 +204,50 @@ func FuzzCommitGraph(f *testing.F) {
 					t.Fatalf("parent %s is not in the graph", p)
 				}
 			}
+		}
+	})
+}
+
+// FuzzInflate feeds arbitrary bytes, as a pack's zlib stream, to the
+// in-memory inflater (inflate.go): it must never panic, and whatever it
+// decodes without an error must be what the standard library's zlib
+// reader decodes from the same bytes: on a whole read all of it (checksum
+// included), on a prefix read its first len(dst) bytes.
+func FuzzInflate(f *testing.F) {
+	for _, s := range []string{"", "x", "tree 0123\nparent 4567\n", strings.Repeat("abc", 400)} {
+		for _, level := range []int{zlib.NoCompression, zlib.BestSpeed, zlib.BestCompression, zlib.HuffmanOnly} {
+			var z bytes.Buffer
+			w, _ := zlib.NewWriterLevel(&z, level)
+			w.Write([]byte(s))
+			w.Close()
+			f.Add(z.Bytes(), uint16(len(s)), true)
+			f.Add(z.Bytes(), uint16(len(s)/2), false)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte, n uint16, whole bool) {
+		var d inflater
+		dst := make([]byte, n)
+		if d.inflate(src, dst, whole) != nil {
+			return
+		}
+		zr, err := zlib.NewReader(bytes.NewReader(src))
+		if err != nil {
+			t.Fatalf("inflate decoded %d bytes; zlib refuses the header: %v", n, err)
+		}
+		want := make([]byte, int(n)+1)
+		got, err := io.ReadFull(zr, want)
+		// On a whole read zlib must reach the stream's end, checksum
+		// verified, after exactly n bytes: ReadFull then reports
+		// ErrUnexpectedEOF (EOF when n is 0), not ErrChecksum or another.
+		if whole {
+			if got != int(n) || err != io.ErrUnexpectedEOF && err != io.EOF {
+				t.Fatalf("whole read of %d bytes succeeded; zlib gives %d bytes, %v", n, got, err)
+			}
+		} else if got < int(n) {
+			t.Fatalf("prefix read of %d bytes succeeded; zlib gives only %d (%v)", n, got, err)
+		}
+		if !bytes.Equal(dst, want[:n]) {
+			t.Fatalf("inflate and zlib decode different bytes")
 		}
 	})
 }

@@ -40,11 +40,14 @@ func (d *inflater) inflate(src, dst []byte, whole bool) error {
 	if err := d.run(); err != nil {
 		return err
 	}
-	if !whole {
-		return nil
-	}
+	// A stream that ends before dst is full is not the object its size
+	// promised, on a prefix read too (FuzzInflate found a prefix read of
+	// an empty final stored block reported as decoded, dst left zero).
 	if d.n != len(dst) {
 		return errInflate
+	}
+	if !whole {
+		return nil
 	}
 	// The checksum follows the last block on a byte boundary.
 	p := d.pos - int(d.nb/8)
