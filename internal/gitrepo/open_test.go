@@ -179,15 +179,7 @@ func TestOpenSupported(t *testing.T) {
 	t.Run("corrupt index checksum", func(t *testing.T) {
 		sb := gitrepotest.New(t)
 		top := committedRepo(t, sb)
-		p := filepath.Join(top, ".git", "index")
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data[len(data)-1] ^= 0xff
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		corruptIndexChecksum(t, top)
 		if _, err := Open(top); err == nil {
 			t.Fatal("Open accepted an index with a bad checksum")
 		}
@@ -301,15 +293,7 @@ func TestOpenLazyReportsOpenErrors(t *testing.T) {
 	t.Run("corrupt index", func(t *testing.T) {
 		sb := gitrepotest.New(t)
 		top := committedRepo(t, sb)
-		p := filepath.Join(top, ".git", "index")
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data[len(data)-1] ^= 0xff
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		corruptIndexChecksum(t, top)
 		_, openErr := Open(top)
 		if openErr == nil {
 			t.Fatal("Open accepted an index with a bad checksum")
@@ -392,4 +376,19 @@ func TestOpenLazyReportsOpenErrors(t *testing.T) {
 			}
 		}
 	})
+}
+
+// corruptIndexChecksum flips the last byte of top's Git index, its
+// checksum's.
+func corruptIndexChecksum(t *testing.T, top string) {
+	t.Helper()
+	p := filepath.Join(top, ".git", "index")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 0xff
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
