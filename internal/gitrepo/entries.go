@@ -85,18 +85,18 @@ func (r *Repo) StagedFiles(prefix string) ([]Entry, error) {
 	return out, nil
 }
 
-// TreeFiles resolves rev (a branch, tag, object id, HEAD~1, ...: go-git's
-// revision syntax) to a commit and lists the files of its tree at or under
+// TreeFiles resolves rev (a branch, tag, object id, HEAD~1, ...: the
+// revision syntax of ResolveCommit) to a commit and lists the files of its tree at or under
 // prefix, sorted by path, without touching the work tree or the index. A
 // prefix absent from the tree yields no entries.
 func (r *Repo) TreeFiles(rev, prefix string) ([]Entry, error) {
 	r.gitMu.Lock()
 	defer r.gitMu.Unlock()
-	h, err := r.git.ResolveRevision(plumbing.Revision(rev))
+	h, err := r.resolveRevision(rev)
 	if err != nil {
 		return nil, fmt.Errorf("resolve revision %q: %w", rev, err)
 	}
-	commit, err := r.git.CommitObject(*h)
+	commit, err := object.GetCommit(r.st, h)
 	if err != nil {
 		return nil, fmt.Errorf("revision %q: commit %s: %w", rev, h, err)
 	}
@@ -153,7 +153,7 @@ func (r *Repo) blobReader(path string, mode filemode.FileMode, h plumbing.Hash) 
 		}
 		r.gitMu.Lock()
 		defer r.gitMu.Unlock()
-		blob, err := r.git.BlobObject(h)
+		blob, err := object.GetBlob(r.st, h)
 		if err != nil {
 			return nil, fmt.Errorf("read blob %s for %s: %w", h, path, err)
 		}

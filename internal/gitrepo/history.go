@@ -19,6 +19,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
@@ -72,25 +73,22 @@ func (r *Repo) Shallow() (map[string]bool, error) {
 	return set, nil
 }
 
-// ResolveCommit resolves rev (go-git's revision syntax: a branch, tag,
-// object id, HEAD~1, ...) to the hex id of a commit. Annotated tags are
-// peeled.
+// ResolveCommit resolves rev (a branch, tag, object id or abbreviated
+// id, HEAD~1, v1^2, ...: the revision syntax of revparse.go) to the hex id
+// of a commit. Annotated tags are peeled.
 func (r *Repo) ResolveCommit(rev string) (string, error) {
 	r.gitMu.Lock()
 	defer r.gitMu.Unlock()
-	h, err := r.git.ResolveRevision(plumbing.Revision(rev))
+	h, err := r.resolveRevision(rev)
 	if err != nil {
 		return "", fmt.Errorf("unknown revision %q: %w", rev, err)
-	}
-	if _, err := r.git.CommitObject(*h); err != nil {
-		return "", fmt.Errorf("revision %q (%s) is not a readable commit: %w", rev, h, err)
 	}
 	return h.String(), nil
 }
 
 // ResolveCommitWith is ResolveCommit for the common case read through a
 // TreeReader: a plain reference name (HEAD, a branch, a tag, refs/...,
-// expanded by git's rules as go-git expands it) naming a commit the
+// expanded by git's rules) naming a commit the
 // commit-graph lists or the fast object reader reads as a commit. It
 // avoids go-git's object lookup, which decodes the whole pack index (a
 // third of a warm git echoes stale on a 55,000-object pack). Anything
@@ -102,7 +100,7 @@ func (r *Repo) ResolveCommitWith(t *TreeReader, rev string) (string, error) {
 		r.gitMu.Lock()
 		var id string
 		for _, rule := range plumbing.RefRevParseRules {
-			ref, err := r.git.Reference(plumbing.ReferenceName(fmt.Sprintf(rule, rev)), true)
+			ref, err := storer.ResolveReference(r.st, plumbing.ReferenceName(fmt.Sprintf(rule, rev)))
 			if err == nil && ref.Type() == plumbing.HashReference {
 				id = ref.Hash().String()
 				break
@@ -174,7 +172,7 @@ func (r *Repo) CommitInfo(hash string) (*Commit, error) {
 }
 
 func (r *Repo) commitInfo(h plumbing.Hash) (*Commit, error) {
-	c, err := r.git.CommitObject(h)
+	c, err := object.GetCommit(r.st, h)
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", h, err)
 	}
@@ -196,11 +194,11 @@ func (r *Repo) MergeBases(a, b string) ([]string, error) {
 	}
 	r.gitMu.Lock()
 	defer r.gitMu.Unlock()
-	ca, err := r.git.CommitObject(plumbing.NewHash(a))
+	ca, err := object.GetCommit(r.st, plumbing.NewHash(a))
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", a, err)
 	}
-	cb, err := r.git.CommitObject(plumbing.NewHash(b))
+	cb, err := object.GetCommit(r.st, plumbing.NewHash(b))
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", b, err)
 	}
@@ -226,7 +224,7 @@ func (r *Repo) MergeBases(a, b string) ([]string, error) {
 func (r *Repo) ReadTree(hash string) ([]TreeItem, error) {
 	r.gitMu.Lock()
 	defer r.gitMu.Unlock()
-	t, err := r.git.TreeObject(plumbing.NewHash(hash))
+	t, err := object.GetTree(r.st, plumbing.NewHash(hash))
 	if err != nil {
 		return nil, fmt.Errorf("read tree %s: %w", hash, err)
 	}
@@ -246,7 +244,7 @@ func (r *Repo) ReadBlob(hash string) ([]byte, error) {
 // TreeFiles for a commit's tree.
 func (r *Repo) TreeFilesAt(treeHash, prefix string) ([]Entry, error) {
 	r.gitMu.Lock()
-	tree, err := r.git.TreeObject(plumbing.NewHash(treeHash))
+	tree, err := object.GetTree(r.st, plumbing.NewHash(treeHash))
 	if err != nil {
 		r.gitMu.Unlock()
 		return nil, fmt.Errorf("read tree %s: %w", treeHash, err)

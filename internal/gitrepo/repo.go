@@ -11,8 +11,7 @@ import (
 	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
-	git "github.com/go-git/go-git/v5"
-	gogitconfig "github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
@@ -50,7 +49,7 @@ type Repo struct {
 	sources []string // Sources
 
 	gitMu sync.Mutex // go-git's object storage is not safe for concurrent use
-	git   *git.Repository
+	st    *filesystem.Storage
 }
 
 // Top returns the realpath of the work tree's top level.
@@ -159,8 +158,10 @@ func open(top string, eager bool) (*Repo, error) {
 		}
 	}
 
-	if r.git, err = openObjects(gitDir, r.commonDir); err != nil {
-		return nil, fmt.Errorf("open repository %s: %w", real, err)
+	r.st = openObjects(gitDir, r.commonDir)
+	// As go-git's Open did: a HEAD that does not exist is no repository.
+	if _, err := r.st.Reference(plumbing.HEAD); errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, fmt.Errorf("open repository %s: open object store: repository does not exist", real)
 	}
 	return r, nil
 }
@@ -428,34 +429,20 @@ func currentBranch(gitDir string) string {
 	return strings.TrimPrefix(strings.TrimSpace(ref), "refs/heads/")
 }
 
-// formatCheckedStorage keeps go-git away from the config file. go-git's
-// Open rejects every extension it does not implement (even worktreeConfig,
-// and it compares names case-sensitively against lower-cased keys) and its
-// parser rejects valid syntax such as the legacy "[section.sub]" header. We
-// have parsed and validated the configuration ourselves (checkFormat) and
-// use go-git only for objects and references, which need no configuration.
-type formatCheckedStorage struct {
-	*filesystem.Storage
-}
-
-func (s formatCheckedStorage) Config() (*gogitconfig.Config, error) {
-	return gogitconfig.NewConfig(), nil
-}
-
-// openObjects opens the object and reference store through go-git, routing
-// per-worktree files (HEAD, index) to gitDir and shared ones to commonDir.
-func openObjects(gitDir, commonDir string) (*git.Repository, error) {
+// openObjects opens the object and reference store through go-git's
+// storage, routing per-worktree files (HEAD, index) to gitDir and shared
+// ones to commonDir. go-git's Repository (its root package) is not used:
+// it links every transport and costs each process their init (issue 19
+// part 0); revisions are resolved by revparse.go. go-git never reads the
+// config file here: we have parsed and validated it ourselves
+// (checkFormat), and objects and references need none.
+func openObjects(gitDir, commonDir string) *filesystem.Storage {
 	var fs = osfs.New(gitDir)
 	if commonDir != gitDir {
 		fs = dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(commonDir))
 	}
-	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{
+	return filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{
 		// Alternates are absolute paths: let them resolve on the OS.
 		AlternatesFS: osfs.New("/"),
 	})
-	repo, err := git.Open(formatCheckedStorage{st}, nil)
-	if err != nil {
-		return nil, fmt.Errorf("open object store: %w", err)
-	}
-	return repo, nil
 }
