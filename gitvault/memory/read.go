@@ -40,16 +40,24 @@ func Read(r *Roots, id string, opts ReadOptions) (*ReadResult, error) {
 			return nil, err
 		}
 	}
-	sr, err := scan(r, scopes)
+	sr, err := scanShared(r, scopes) // read only: never modified here
 	if err != nil {
 		return nil, err
 	}
 	if sr.Truncated || sr.InvalidFileCount > 0 {
 		return nil, incomplete(nil)
 	}
+	// On a kept scan the index names the candidates (scanmemo.go); the
+	// filters and the order are the same as over every entry.
+	entries, indexed := sr.Entries, false
+	var ofID, linking []int32
+	if x := sr.index; x != nil {
+		x.build()
+		entries, indexed, ofID, linking = x.entries, true, x.byID[id], x.linkedBy[id]
+	}
 	var matches []Entry
-	for _, e := range sr.Entries {
-		if e.Memory.ID == id && targets(e.Memory, harness) {
+	for i := range each(indexed, ofID, len(entries)) {
+		if e := entries[i]; e.Memory.ID == id && targets(e.Memory, harness) {
 			matches = append(matches, e)
 		}
 	}
@@ -60,8 +68,8 @@ func Read(r *Roots, id string, opts ReadOptions) (*ReadResult, error) {
 		return nil, newErr(CodeDuplicated, "Memory "+id+" is duplicated in "+itoa(len(matches))+" files.")
 	}
 	var back []*Memory
-	for _, e := range sr.Entries {
-		if e.Memory.Status == "active" && targets(e.Memory, harness) && contains(e.Memory.Links, id) {
+	for i := range each(indexed, linking, len(entries)) {
+		if e := entries[i]; e.Memory.Status == "active" && targets(e.Memory, harness) && contains(e.Memory.Links, id) {
 			back = append(back, e.Memory)
 		}
 	}
@@ -75,6 +83,26 @@ func Read(r *Roots, id string, opts ReadOptions) (*ReadResult, error) {
 		res.Backlinks = []*Memory{}
 	}
 	return res, nil
+}
+
+// each yields the indices idx names, in order, when indexed, else every
+// index 0…n-1.
+func each(indexed bool, idx []int32, n int) func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		if !indexed {
+			for i := range n {
+				if !yield(i) {
+					return
+				}
+			}
+			return
+		}
+		for _, i := range idx {
+			if !yield(int(i)) {
+				return
+			}
+		}
+	}
 }
 
 // BacklinksJSON returns the backlink summaries as a JSON array.

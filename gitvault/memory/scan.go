@@ -86,6 +86,10 @@ func (d *Diagnostics) JSONValue() any {
 type scanResult struct {
 	Entries []Entry
 	Diagnostics
+
+	// index, on a scan the scan memo keeps, looks entries up by id
+	// (scanmemo.go); nil otherwise.
+	index *scanIndex
 }
 
 type scanner struct {
@@ -100,10 +104,20 @@ type scanner struct {
 // returned as errors (the latter as CodeIncomplete); everything else about
 // individual files becomes diagnostics.
 func scan(r *Roots, scopes []string) (*scanResult, error) {
+	return scanFor(r, scopes, false)
+}
+
+// scanShared is scan for callers that do not modify the result: a kept
+// scan is returned itself, not copied (scanmemo.go).
+func scanShared(r *Roots, scopes []string) (*scanResult, error) {
+	return scanFor(r, scopes, true)
+}
+
+func scanFor(r *Roots, scopes []string, share bool) (*scanResult, error) {
 	if r.snapshot != nil {
 		return scanSnapshot(r.snapshot, scopes)
 	}
-	kept, token := r.cache.recallScan(r, scopes) // scanmemo.go (issue 19)
+	kept, token := r.cache.recallScan(r, scopes, share) // scanmemo.go (issue 19)
 	if kept != nil {
 		return kept, nil
 	}

@@ -3,6 +3,7 @@ package memory
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The scan memo (issue 19): a long-lived process whose change notification
@@ -66,8 +67,11 @@ func scanKey(r *Roots, scopes []string) string {
 }
 
 // recallScan returns a kept scan of the same roots and scopes under the
-// current proven generation, or the token to keep the coming one.
-func (c *Cache) recallScan(r *Roots, scopes []string) (*scanResult, scanToken) {
+// current proven generation, or the token to keep the coming one. With
+// share the kept scan itself is returned, not a copy: for callers that
+// only read it (Read), which a copy of every entry per call would cost more
+// than the lookup itself.
+func (c *Cache) recallScan(r *Roots, scopes []string, share bool) (*scanResult, scanToken) {
 	if c == nil {
 		return nil, scanToken{}
 	}
@@ -93,6 +97,9 @@ func (c *Cache) recallScan(r *Roots, scopes []string) (*scanResult, scanToken) {
 	defer c.mu.Unlock()
 	for _, k := range c.memo.scans {
 		if k.key == key && k.gen == gen {
+			if share {
+				return k.res, scanToken{}
+			}
 			return k.res.clone(), scanToken{}
 		}
 	}
@@ -117,7 +124,45 @@ func (c *Cache) rememberScan(t scanToken, res *scanResult) {
 	if len(kept) >= scanMemoMax {
 		kept = kept[1:]
 	}
-	c.memo.scans = append(kept, keptScan{key: t.key, gen: t.gen, res: res.clone()})
+	k := res.clone()
+	// The id index describes the kept copy's entries, which nobody
+	// reorders (recallScan hands out copies, or the kept scan itself to
+	// readers only); res and every copy share it.
+	res.index = &scanIndex{entries: k.Entries}
+	k.index = res.index
+	c.memo.scans = append(kept, keptScan{key: t.key, gen: t.gen, res: k})
+}
+
+// scanIndex is a kept scan's lookup by id for Read (issue 19): the entries
+// of each id and the entries linking to each id, both in scan order, so
+// that a read of one memory among thousands does not compare every id and
+// every link list again. It is built once, on the first read of the kept
+// scan, and goes with it: a change under the roots makes a new scan and so
+// a new index.
+type scanIndex struct {
+	entries []Entry // the kept scan's, never modified
+
+	once     sync.Once
+	byID     map[string][]int32 // ids → indices in entries
+	linkedBy map[string][]int32 // link targets → indices of the entries listing them (once each)
+}
+
+func (x *scanIndex) build() {
+	x.once.Do(func() {
+		x.byID = make(map[string][]int32, len(x.entries))
+		x.linkedBy = map[string][]int32{}
+		for i, e := range x.entries {
+			x.byID[e.Memory.ID] = append(x.byID[e.Memory.ID], int32(i))
+			for j, l := range e.Memory.Links {
+				// Read lists an entry once however many times it links
+				// the id (validation refuses repeated links; the index
+				// does not depend on it).
+				if !slices.Contains(e.Memory.Links[:j], l) {
+					x.linkedBy[l] = append(x.linkedBy[l], int32(i))
+				}
+			}
+		}
+	})
 }
 
 // clone copies what callers may reorder; the memories themselves are

@@ -23,9 +23,13 @@
 //
 // Event delivery is asynchronous everywhere: the kernel queues an event
 // when the change is made, and this process reads it later. "No event yet"
-// therefore proves nothing. Sync creates a uniquely named cookie file in a
+// therefore proves nothing. Sync gives a uniquely named cookie file to a
 // private directory watched by the same watcher and waits until its own
-// Create event has been consumed:
+// Create event has been consumed. The name is given by renaming the
+// previous barrier's cookie (one system call; inotify's IN_MOVED_TO and
+// kqueue's directory NOTE_WRITE are queued inside it, as a creation's
+// are, and fsnotify reports the new name as Create), or, when there is
+// none, by creating the file:
 //
 //   - inotify (Linux): one inotify instance has one event queue for all its
 //     watches, and an event is appended to it synchronously inside the
@@ -154,6 +158,11 @@ type Watcher struct {
 	cookieDir string
 	seq       uint64
 	waiters   map[string]chan bool // a barrier's cookie -> its wait (true: lost to an overflow)
+
+	// cookieMu orders the barriers' renames: cookie is the name the
+	// cookie file has after the last one ("" when there is no file).
+	cookieMu sync.Mutex
+	cookie   string
 
 	// passive: events are only counted (in passiveGen), never acted on,
 	// and the consumer never takes mu. Windows: Sync never proves anything
@@ -381,8 +390,7 @@ func (w *Watcher) barrier() (ok, lost bool) {
 	w.waiters[name] = ch
 	w.mu.Unlock()
 
-	path := filepath.Join(w.cookieDir, name)
-	if err := fsx.CreateMarker(path); err == nil {
+	if err := w.giveCookie(name); err == nil {
 		t := time.NewTimer(w.opt.Timeout)
 		select {
 		case lost = <-ch:
@@ -392,11 +400,35 @@ func (w *Watcher) barrier() (ok, lost bool) {
 		}
 		t.Stop()
 	}
-	_ = fsx.RemoveFile(path)
 	w.mu.Lock()
 	delete(w.waiters, name)
 	w.mu.Unlock()
 	return ok, lost
+}
+
+// giveCookie makes the one cookie file's name name: a rename of the
+// previous barrier's (the cheapest change with an event that carries the
+// new name), else a new file. The file is removed with the directory
+// (Close).
+func (w *Watcher) giveCookie(name string) error {
+	w.cookieMu.Lock()
+	defer w.cookieMu.Unlock()
+	path := filepath.Join(w.cookieDir, name)
+	if w.cookie != "" {
+		prev := filepath.Join(w.cookieDir, w.cookie)
+		if err := fsx.RenameMarker(prev, path); err == nil {
+			w.cookie = name
+			return nil
+		}
+		// Gone (someone cleaned the temporary directory): start anew.
+		_ = fsx.RemoveFile(prev)
+		w.cookie = ""
+	}
+	if err := fsx.CreateMarker(path); err != nil {
+		return err
+	}
+	w.cookie = name
+	return nil
 }
 
 func (w *Watcher) loop() {

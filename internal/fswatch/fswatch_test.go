@@ -404,3 +404,80 @@ func TestTreesHaveTheirOwnGenerations(t *testing.T) {
 		t.Fatalf("b renamed away left b's generation at %d (ok %v)", g, ok)
 	}
 }
+
+// The barrier renames one cookie file from call to call (issue 19): the
+// change made before each Sync must still be counted by it, concurrent
+// barriers must each get their own proof, the cookie directory must hold
+// one file however many barriers ran, and a cookie removed behind the
+// watcher's back (a temporary-directory cleaner) must not cost the proof.
+func TestBarrierRenamesOneCookie(t *testing.T) {
+	skipWithoutBarrier(t)
+	parent := tempDir(t)
+	root := filepath.Join(tempDir(t), "vault")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w := fswatch.New(fswatch.Options{CookieDir: parent})
+	t.Cleanup(func() { _ = w.Close() })
+	w.Watch(root)
+	cookies := func() []string {
+		t.Helper()
+		dirs, err := filepath.Glob(filepath.Join(parent, "git-echoes-watch-*"))
+		if err != nil || len(dirs) != 1 {
+			t.Fatalf("cookie directories: %v %v", dirs, err)
+		}
+		es, err := os.ReadDir(dirs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range es {
+			names = append(names, filepath.Join(dirs[0], e.Name()))
+		}
+		return names
+	}
+	g := synced(t, w)
+	for i := range 50 {
+		write(t, filepath.Join(root, fmt.Sprintf("p%d.md", i)), "x")
+		g = changed(t, w, g, fmt.Sprintf("write %d", i))
+		unchanged(t, w, g)
+	}
+	if c := cookies(); len(c) != 1 {
+		t.Fatalf("after 100 barriers the cookie directory holds %v", c)
+	}
+	for _, c := range cookies() {
+		if err := os.Remove(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, filepath.Join(root, "after-clean.md"), "x")
+	g = changed(t, w, g, "a write after the cookie was removed")
+	unchanged(t, w, g)
+
+	errs := make(chan error, 8)
+	for k := range 8 {
+		go func() {
+			for i := range 20 {
+				g0, ok0 := w.Sync()
+				if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("c%d-%d.md", k, i)), []byte("x"), 0o644); err != nil {
+					errs <- err
+					return
+				}
+				g1, ok1 := w.Sync()
+				if !ok0 || !ok1 || g1 == g0 {
+					errs <- fmt.Errorf("barrier %d/%d: %d,%v then %d,%v after its write", k, i, g0, ok0, g1, ok1)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if c := cookies(); len(c) != 1 {
+		t.Fatalf("after concurrent barriers the cookie directory holds %v", c)
+	}
+}

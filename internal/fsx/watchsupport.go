@@ -29,6 +29,11 @@ func RemoveTree(dir string) error { return os.RemoveAll(dir) }
 // names themselves (a symlink is a symlink, never its target).
 func ReadDirEntries(dir string) ([]fs.DirEntry, error) { return os.ReadDir(dir) }
 
+// RenameMarker renames a marker file to another name in the same
+// directory: one system call whose event names the new name, as a
+// creation's does (the watcher's barrier, issue 19).
+func RenameMarker(from, to string) error { return os.Rename(from, to) }
+
 // CreateMarker creates an empty file exclusively, without syncing it: a
 // name whose only purpose is the change event it causes (the watcher's
 // barrier), not its durability.
