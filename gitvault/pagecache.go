@@ -77,18 +77,32 @@ type cachedPage struct {
 
 func (c cachedPage) racy() bool { return c.stamp.Racy(c.since, cacheGranule) }
 
-func (c cachedPage) page() *ParsedPage {
-	return &ParsedPage{Type: c.typ, Status: c.status, Summary: c.summary, HasSummary: c.hasSummary}
+// pageInto fills p, a page of slab, from the entry. slab is the caller's
+// pool of pages, refilled 512 at a time: on 100,000 pages one allocation
+// per page was 100,000 allocations for the collector to sweep.
+func (c *cachedPage) pageInto(slab *[]ParsedPage) *ParsedPage {
+	if len(*slab) == 0 {
+		*slab = make([]ParsedPage, 512)
+	}
+	p := &(*slab)[0]
+	*slab = (*slab)[1:]
+	*p = ParsedPage{Type: c.typ, Status: c.status, Summary: c.summary, HasSummary: c.hasSummary}
+	return p
 }
 
 // pageCache is the cache of one pages directory. It is safe for concurrent
 // use; entries are replaced, never modified.
 type pageCache struct {
-	dir     string // the pages directory
-	path    string // the cache file ("" when there is none: no place for it)
-	mu      sync.RWMutex
-	entries map[string]cachedPage // by page file name
-	dirty   bool                  // entries differ from the file
+	dir  string // the pages directory
+	path string // the cache file ("" when there is none: no place for it)
+	mu   sync.RWMutex
+	// entries by page file name: pointers, into one slice for a loaded
+	// file, so that the map of 100,000 entries holds 24-byte slots, not
+	// 130-byte ones, and a lookup copies no entry (issue 19 item 4: the
+	// map's pages and the copies were a tenth of hydrate on 100,000 pages).
+	// An entry is replaced, never modified, so sharing it is safe.
+	entries map[string]*cachedPage
+	dirty   bool // entries differ from the file
 	// sorted lists the names of entries in file order (sorted) while no
 	// entry was added or dropped since the load, else nil: saving after
 	// one changed page then need not sort 100,000 names again.
@@ -121,7 +135,7 @@ func deltaPath(path string) string { return strings.TrimSuffix(path, ".cache") +
 
 // newPageCache returns an empty cache of dir stored at path.
 func newPageCache(dir, path string) *pageCache {
-	return &pageCache{dir: dir, path: path, entries: map[string]cachedPage{}, delta: map[string]bool{}, changed: map[string]bool{}}
+	return &pageCache{dir: dir, path: path, entries: map[string]*cachedPage{}, delta: map[string]bool{}, changed: map[string]bool{}}
 }
 
 // pageCachePath is the cache file of ws's pages directory.
@@ -171,9 +185,8 @@ func loadPageCache(ws *Workspace) *pageCache {
 	}
 	c.sorted = sorted
 	since := max(written, st.Mtime)
-	for name, e := range entries {
-		e.since = since
-		entries[name] = e
+	for _, e := range entries {
+		e.since = since // each entry is this load's own, in one slice
 	}
 	c.entries, c.dirty = entries, false
 	copy(c.base[:], data[len(data)-sha256.Size:])
@@ -206,7 +219,7 @@ func (c *pageCache) applyDelta(path string) {
 			c.sorted = nil
 		}
 		e.since = since
-		c.entries[name] = e
+		c.entries[name] = &e
 		c.delta[name] = true
 	}
 	for _, name := range removed {
@@ -241,7 +254,7 @@ func (c *pageCache) save() {
 			c.delta[n] = true
 		}
 		clear(c.changed)
-		data := encodePageCacheDelta(c.entries, c.delta, c.dir, c.base, now)
+		data := encodeDelta(c.lookup, c.delta, c.dir, c.base, now)
 		c.dirty = false
 		c.mu.Unlock()
 		_ = fsx.WriteFileAtomic(deltaPath(c.path), data)
@@ -268,30 +281,38 @@ func (c *pageCache) save() {
 	_ = fsx.RemoveFile(deltaPath(c.path))
 }
 
-// usable returns the entry e (ok: there is one) when it may stand in for a
-// read of a page stamped st: same stamp, not racy, and with a conflict
+// lookup is the entry of name, for the encoders; c.mu is held.
+func (c *pageCache) lookup(name string) (cachedPage, bool) {
+	if e := c.entries[name]; e != nil {
+		return *e, true
+	}
+	return cachedPage{}, false
+}
+
+// usable returns the entry e (nil: there is none) when it may stand in for
+// a read of a page stamped st: same stamp, not racy, and with a conflict
 // verdict when one is needed.
-func usable(e cachedPage, ok bool, st fsx.Stamp, needConflict bool) (cachedPage, bool) {
-	if !ok || e.stamp != st || e.racy() || (needConflict && !e.conflictKnown) {
-		return cachedPage{}, false
+func usable(e *cachedPage, st fsx.Stamp, needConflict bool) (*cachedPage, bool) {
+	if e == nil || e.stamp != st || e.racy() || (needConflict && !e.conflictKnown) {
+		return nil, false
 	}
 	return e, true
 }
 
-// snapshot returns the entries of names (have[i]: names[i] has one),
-// under one read lock: on 100,000 pages a lock and a map probe per page
+// snapshot returns the entries of names (nil: names[i] has none), under
+// one read lock: on 100,000 pages a lock and a map probe per page
 // from every worker cost more than the whole lookup done once, in order
 // (the profile of issue 19 item 4: the read lock's counter bounced between
 // cores). Only the worker of name i stores name i, so the snapshot is what
 // a lookup at that moment would find.
-func (c *pageCache) snapshot(names []string) (entries []cachedPage, have []bool) {
-	entries, have = make([]cachedPage, len(names)), make([]bool, len(names))
+func (c *pageCache) snapshot(names []string) []*cachedPage {
+	entries := make([]*cachedPage, len(names))
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	for i, n := range names {
-		entries[i], have[i] = c.entries[n]
+		entries[i] = c.entries[n]
 	}
-	return entries, have
+	return entries
 }
 
 // store records a page just read and parsed.
@@ -299,7 +320,7 @@ func (c *pageCache) store(name string, e cachedPage) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	old, had := c.entries[name]
-	c.entries[name] = e
+	c.entries[name] = &e
 	if !had {
 		c.sorted = nil
 	}
@@ -361,15 +382,23 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 	}
 	defer d.Close()
 	out := make([]LoadedPage, len(names))
-	pre, have := c.snapshot(names)
-	var kept atomic.Int64 // listed names left with an entry
+	pre := c.snapshot(names)
+	// kept counts listed names left with an entry, per worker: one shared
+	// counter bounced between the cores on every page.
+	var keptMu sync.Mutex
+	var kepts []*paddedCount
 	parallelWorkers(len(names), func() func(i int) {
 		var buf []byte
+		var slab []ParsedPage
+		kept := new(paddedCount)
+		keptMu.Lock()
+		kepts = append(kepts, kept)
+		keptMu.Unlock()
 		return func(i int) {
 			name := names[i]
 			if _, ok := skip[name]; ok {
-				if have[i] {
-					kept.Add(1)
+				if pre[i] != nil {
+					kept.n++
 				}
 				return
 			}
@@ -377,10 +406,10 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 			st, serr := d.Stamp(name)
 			cacheable := serr == nil && st.IsRegular()
 			if cacheable {
-				if e, ok := usable(pre[i], have[i], st, withConflict); ok {
-					out[i].Page = e.page()
+				if e, ok := usable(pre[i], st, withConflict); ok {
+					out[i].Page = e.pageInto(&slab)
 					out[i].Conflict = withConflict && e.confl
-					kept.Add(1)
+					kept.n++
 					return
 				}
 			}
@@ -414,25 +443,39 @@ func loadAndParseCached(c *pageCache, names []string, skip map[string]int, withC
 				p := out[i].Page
 				c.store(name, cachedPage{stamp: st, since: checked, typ: p.Type, status: p.Status, summary: p.Summary,
 					hasSummary: p.HasSummary, conflictKnown: true, confl: confl})
-				kept.Add(1)
+				kept.n++
 			} else {
 				c.forget(name) // no stamp: the entry could not be checked next time either
 			}
 		}
 	})
-	c.retain(names, int(kept.Load()))
+	total := 0
+	for _, k := range kepts {
+		total += k.n
+	}
+	c.retain(names, total)
 	return out
+}
+
+// paddedCount is one worker's counter, alone on its cache line.
+type paddedCount struct {
+	n int
+	_ [56]byte
 }
 
 // encodePageCache serializes entries (sorted by name, so equal caches are
 // equal files).
 func encodePageCache(entries map[string]cachedPage, dir string, written int64) []byte {
-	return encodePageCacheSorted(entries, nil, dir, written)
+	ptrs := make(map[string]*cachedPage, len(entries))
+	for n, e := range entries {
+		ptrs[n] = &e
+	}
+	return encodePageCacheSorted(ptrs, nil, dir, written)
 }
 
 // encodePageCacheSorted is encodePageCache given the sorted names of
 // entries, or nil to sort them here.
-func encodePageCacheSorted(entries map[string]cachedPage, names []string, dir string, written int64) []byte {
+func encodePageCacheSorted(entries map[string]*cachedPage, names []string, dir string, written int64) []byte {
 	size := len(pageCacheMagic) + len(EngineVersion) + len(dir) + 64 + sha256.Size
 	for n, e := range entries {
 		size += len(n) + len(e.typ) + len(e.status) + len(e.summary) + 48
@@ -452,7 +495,7 @@ func encodePageCacheSorted(entries map[string]cachedPage, names []string, dir st
 	b = binary.AppendVarint(b, written)
 	b = binary.AppendUvarint(b, uint64(len(names)))
 	for _, n := range names {
-		b = appendEntry(b, n, entries[n])
+		b = appendEntry(b, n, *entries[n])
 	}
 	sum := sha256.Sum256(b)
 	return append(b, sum[:]...)
@@ -488,6 +531,11 @@ func appendEntry(b []byte, n string, e cachedPage) []byte {
 // trailer is base: for each name of names (sorted, so equal deltas are
 // equal files), its entry, or its removal when entries has none.
 func encodePageCacheDelta(entries map[string]cachedPage, names map[string]bool, dir string, base [sha256.Size]byte, written int64) []byte {
+	return encodeDelta(func(n string) (cachedPage, bool) { e, ok := entries[n]; return e, ok }, names, dir, base, written)
+}
+
+// encodeDelta is encodePageCacheDelta with the entries given by lookup.
+func encodeDelta(lookup func(string) (cachedPage, bool), names map[string]bool, dir string, base [sha256.Size]byte, written int64) []byte {
 	sorted := make([]string, 0, len(names))
 	for n := range names {
 		sorted = append(sorted, n)
@@ -501,7 +549,7 @@ func encodePageCacheDelta(entries map[string]cachedPage, names map[string]bool, 
 	b = binary.AppendVarint(b, written)
 	b = binary.AppendUvarint(b, uint64(len(sorted)))
 	for _, n := range sorted {
-		e, ok := entries[n]
+		e, ok := lookup(n)
 		if !ok {
 			b = append(b, 0) // removed
 			b = appendString(b, n)
@@ -578,15 +626,22 @@ func appendString(b []byte, s string) []byte {
 // but a complete, intact file of this format, engine version and
 // directory, holding only regular-file entries of page names.
 func decodePageCache(data []byte, dir string) (entries map[string]cachedPage, written int64, ok bool) {
-	entries, _, written, ok = decodePageCacheString(string(data), dir)
-	return entries, written, ok
+	ptrs, _, written, ok := decodePageCacheString(string(data), dir)
+	if !ok {
+		return nil, 0, false
+	}
+	entries = make(map[string]cachedPage, len(ptrs))
+	for n, e := range ptrs {
+		entries[n] = *e
+	}
+	return entries, written, true
 }
 
 // decodePageCacheString is decodePageCache over the file as a string,
 // whose bytes the strings of the entries share (no allocation per
 // string); it also returns the names in file order when they are sorted
 // (as encodePageCache writes them), else nil.
-func decodePageCacheString(src string, dir string) (entries map[string]cachedPage, sorted []string, written int64, ok bool) {
+func decodePageCacheString(src string, dir string) (entries map[string]*cachedPage, sorted []string, written int64, ok bool) {
 	data := unsafe.Slice(unsafe.StringData(src), len(src)) // read only
 	if len(data) < len(pageCacheMagic)+sha256.Size || !bytes.HasPrefix(data, []byte(pageCacheMagic)) {
 		return nil, nil, 0, false
@@ -604,9 +659,10 @@ func decodePageCacheString(src string, dir string) (entries map[string]cachedPag
 	if r.bad || n > uint64(len(r.b)) { // every entry takes more than a byte
 		return nil, nil, 0, false
 	}
-	entries = make(map[string]cachedPage, n)
+	entries = make(map[string]*cachedPage, n)
 	sorted = make([]string, 0, n)
-	for range n {
+	all := make([]cachedPage, n) // one allocation for every entry
+	for i := range n {
 		name, e := r.entry()
 		if r.bad || !validCachedName(name) {
 			return nil, nil, 0, false
@@ -617,7 +673,8 @@ func decodePageCacheString(src string, dir string) (entries map[string]cachedPag
 		if sorted != nil {
 			sorted = append(sorted, name)
 		}
-		entries[name] = e
+		all[i] = e
+		entries[name] = &all[i]
 	}
 	if uint64(len(entries)) != n { // a name given twice
 		return nil, nil, 0, false

@@ -212,7 +212,7 @@ func TestPageCacheRacyEntryIsReread(t *testing.T) {
 		pc := newPageCache(e.WS.Pages, "")
 		entry := stale
 		entry.since = c.since
-		pc.entries[name] = entry
+		pc.entries[name] = &entry
 		got := loadAndParseCached(pc, []string{name}, nil, true)
 		if got[0].Page == nil {
 			t.Fatalf("page did not load: %+v", got[0])
@@ -422,7 +422,7 @@ func TestPageCacheConcurrentWritersAndReaders(t *testing.T) {
 				c := newPageCache(e.WS.Pages, path)
 				n := 1 + (w*rounds+r)%7
 				for i := range n {
-					c.entries[fmt.Sprintf("w%d-%d.md", w, i)] = cachedPage{summary: fmt.Sprintf("%d of %d", i, n)}
+					c.entries[fmt.Sprintf("w%d-%d.md", w, i)] = &cachedPage{summary: fmt.Sprintf("%d of %d", i, n)}
 				}
 				c.dirty = true
 				c.save()
