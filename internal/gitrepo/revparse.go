@@ -175,7 +175,9 @@ func (r *Repo) resolveBase(name string) (plumbing.Hash, error) {
 	if !validRefName(name) {
 		return plumbing.ZeroHash, fmt.Errorf("%w: %q is not a valid reference name", ErrRevisionSyntax, name)
 	}
-	return plumbing.ZeroHash, fmt.Errorf("%s: %w", name, errUnknownRevision)
+	// The bare sentinel, as go-git answered: callers' messages quote the
+	// revision already ("Cannot read revision 'x': ... reference not found").
+	return plumbing.ZeroHash, errUnknownRevision
 }
 
 // resolveAbbrev finds the one commit, or tag of a commit, whose id starts
