@@ -186,8 +186,14 @@ func (k *checker) anchors(docs []Doc) ([]Anchor, error) {
 		}
 	}
 	if len(cur) > 0 {
-		if err := k.pageAnchors(cur, out); err != nil {
+		linear, err := k.chainAnchors(cur, out)
+		if err != nil {
 			return nil, err
+		}
+		if !linear {
+			if err := k.pageAnchors(cur, out); err != nil {
+				return nil, err
+			}
 		}
 		for i := range docs {
 			if docs[i].Memory || docs[i].WorkTree {
@@ -231,6 +237,16 @@ func (k *checker) pageAnchors(cur map[int]string, out []Anchor) error {
 	for i, p := range cur {
 		addPending(byDir, path.Dir(p), i)
 	}
+	blooms := map[string]*gitrepo.BloomPath{}
+	bloomDir := func(dir string) *gitrepo.BloomPath {
+		b, ok := blooms[dir]
+		if !ok {
+			b = k.tr.BloomPath(dir)
+			blooms[dir] = b
+		}
+		return b
+	}
+	var err error
 	var q commitQueue
 	seen := map[string]bool{k.target.Hash: true}
 	q.push(k.target)
@@ -257,11 +273,16 @@ func (k *checker) pageAnchors(cur map[int]string, out []Anchor) error {
 			// are looked up in those diffs.
 			var sets []map[string]bool
 			if len(ptrees) > 0 {
-				for _, pt := range ptrees {
+				for j, pt := range ptrees {
 					same := pt == c.Tree
-					if dir != "." {
-						var err error
-						if same, err = k.tr.SameEntry(pt, c.Tree, dir); err != nil {
+					if dir != "." && !same {
+						if j == 0 && !k.tr.MaybeChanged(c.Hash, bloomDir(dir)) {
+							// The commit-graph's changed-path filter says the
+							// directory did not change against the first parent
+							// (issue 18, "Speed"): no tree read. A "maybe" (and
+							// a graph without usable filters) is compared below.
+							same = true
+						} else if same, err = k.tr.SameEntry(pt, c.Tree, dir); err != nil {
 							return err
 						}
 					}
