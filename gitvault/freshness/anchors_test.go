@@ -100,10 +100,7 @@ func anchorsOnce(t *testing.T, seed uint64, merges bool) {
 			if _, err := r.s.Run(r.dir, r.env(), nil, "merge", "-q", "--no-ff", "-m", "merge", "side"+strconv.Itoa(n)); err != nil {
 				r.git("merge", "--abort")
 			}
-			r.pages = nil
-			for _, p := range strings.Fields(r.git("ls-files", "EchoesVault", "notes")) {
-				r.pages = append(r.pages, p)
-			}
+			r.pages = strings.Fields(r.git("ls-files", "EchoesVault", "notes"))
 			sort.Strings(r.pages)
 			continue
 		}
