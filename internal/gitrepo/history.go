@@ -124,8 +124,9 @@ func (r *Repo) ResolveCommitWith(t *TreeReader, rev string) (string, error) {
 }
 
 // plainRefName reports whether rev is a reference name with no revision
-// syntax and cannot be read as an object id prefix (go-git tries those
-// first).
+// syntax and cannot be read as an object id prefix. An all-hex name is
+// left to ResolveCommit, which weighs a 40-digit id, a reference and an
+// abbreviated id in git's order (revparse.go).
 func plainRefName(rev string) bool {
 	if rev == "" || strings.ContainsAny(rev, "~^@{}:?*[\\ ") || strings.Contains(rev, "..") {
 		return false
