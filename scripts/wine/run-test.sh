@@ -63,17 +63,43 @@ ECHOES_WINEGIT_SPOOL="$(printf 'Z:%s' "$spool" | tr / '\\')"
 export ECHOES_WINEGIT_SPOOL
 export WINEPATH="$(printf 'Z:%s' "$bin" | tr / '\\')"
 
-# Wine's loader now and then fails a DLL's initialisation in a process
-# started under load (seen: "Failed to load ws2_32.dll: DLL initialization
+# Wine now and then fails, under load, to start a process or to initialise
+# a DLL in one (seen: "Failed to load ws2_32.dll: DLL initialization
 # failed", a panic in Go's net package before main, in a git-echoes.exe a
-# script test started). That is Wine's, not the code's: a run that fails
-# with that message, and only such a run, is run once more, and its result
-# is the answer. Any other failure is reported as it is.
+# script test started; and "fork/exec ...\git.exe: Internal error.", Wine's
+# CreateProcess answering ERROR_INTERNAL_ERROR for the git bridge). That is
+# Wine's, not the code's: a run that failed and printed one of those
+# messages is run once more, only for the tests that failed (the whole
+# binary when it died before any test reported), and that result is the
+# answer. Any other failure is reported as it is.
+wine_flake='DLL initialization failed|fork/exec [^ ]*: Internal error'
 log=$(mktemp)
 trap 'kill $server 2>/dev/null; rm -rf "$spool" "$log"' EXIT
-for attempt in 1 2; do
-  rc=0
-  "$wine" "$exe" "$@" 2>&1 | tee "$log" || rc=$?
-  [ "$rc" -ne 0 ] && [ "$attempt" -eq 1 ] && grep -q 'DLL initialization failed' "$log" || exit "$rc"
-  echo "run-test.sh: Wine failed to initialise a DLL (above); running $(basename "$exe") once more" >&2
+rc=0
+"$wine" "$exe" "$@" 2>&1 | tee "$log" || rc=$?
+[ "$rc" -ne 0 ] && grep -Eq "$wine_flake" "$log" || exit "$rc"
+
+# The failed tests, as -test.run patterns: each failed top-level test, with
+# its failed first-level subtests when it has any (go test prints them
+# indented by four spaces under their parent).
+quote() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|]/\\&/g'; }
+patterns=()
+for top in $(sed -n 's/^--- FAIL: \([^ ]*\) .*/\1/p' "$log" | sort -u); do
+  subs=$(sed -n "s/^    --- FAIL: $(quote "$top")\/\([^ ]*\) .*/\1/p" "$log" | sort -u)
+  if [ -n "$subs" ]; then
+    alt=$(for s in $subs; do quote "$s"; echo; done | paste -sd'|')
+    patterns+=("^$(quote "$top")\$/^($alt)\$")
+  else
+    patterns+=("^$(quote "$top")\$")
+  fi
 done
+if [ ${#patterns[@]} -eq 0 ]; then
+  echo "run-test.sh: Wine failed (above) before any test reported; running $(basename "$exe") once more" >&2
+  exec "$wine" "$exe" "$@"
+fi
+rc=0
+for pat in "${patterns[@]}"; do
+  echo "run-test.sh: Wine failed to start a process or a DLL (above); running -test.run '$pat' once more" >&2
+  "$wine" "$exe" "$@" -test.run "$pat" || rc=$?
+done
+exit "$rc"
