@@ -10,6 +10,7 @@
 package find
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"math"
@@ -47,6 +48,10 @@ type Options struct {
 	Since    string   // YYYY-MM-DD: pages modified, daily entries dated, memories updated on or after
 	Limit    int      // 0: DefaultLimit
 	Rebuild  bool     // build a new index from scratch first
+	// Syncing, when set, is called once before the index is brought up
+	// to date or built: the answer could not be given from the index as
+	// it stands (the CLI's collector setting follows it).
+	Syncing func()
 }
 
 // Line is one best-matching line of a hit.
@@ -112,14 +117,18 @@ func Find(ws *gitvault.Workspace, opt Options) (*Result, error) {
 	if err := ws.Gate(); err != nil {
 		return nil, err
 	}
-	src := sourceSet{pages: true, daily: opt.Daily, memory: true, scopes: opt.Scopes}
-	if len(opt.Kinds) > 0 || len(opt.Tags) > 0 {
-		src.pages, src.daily = false, false
+	src := sourcesOf(opt)
+	var pre *statPass
+	if !opt.Rebuild {
+		var res *Result
+		if res, pre = speculate(ws, q, opt, src); res != nil {
+			return res, nil
+		}
 	}
-	if len(opt.Types) > 0 || len(opt.Stacks) > 0 {
-		src.memory, src.daily = false, false
+	if opt.Syncing != nil {
+		opt.Syncing()
 	}
-	s, rep, err := open(ws, src, opt.Rebuild)
+	s, rep, err := open(ws, src, opt.Rebuild, pre)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +137,7 @@ func Find(ws *gitvault.Workspace, opt Options) (*Result, error) {
 	s.close()
 	if err != nil && isIndexError(err) && !rep.Rebuilt {
 		// Damage that only the query reached: rebuild, ask once more.
-		if s, rep, err = open(ws, src, true); err != nil {
+		if s, rep, err = open(ws, src, true, nil); err != nil {
 			return nil, err
 		}
 		rep.Reason = "the index failed a query: " + rep.Reason
@@ -142,6 +151,20 @@ func Find(ws *gitvault.Workspace, opt Options) (*Result, error) {
 	return res, nil
 }
 
+// sourcesOf is what a query with opt (checked) covers: memory filters
+// leave out pages and daily entries, page filters memories and daily
+// entries.
+func sourcesOf(opt Options) sourceSet {
+	src := sourceSet{pages: true, daily: opt.Daily, memory: true, scopes: opt.Scopes}
+	if len(opt.Kinds) > 0 || len(opt.Tags) > 0 {
+		src.pages, src.daily = false, false
+	}
+	if len(opt.Types) > 0 || len(opt.Stacks) > 0 {
+		src.memory, src.daily = false, false
+	}
+	return src
+}
+
 // Refresh brings the index of the workspace up to date (pages, daily
 // entries and the default memory scopes), as hydrate does after a
 // checkout or merge. A workspace without an initialized vault has
@@ -150,7 +173,7 @@ func Refresh(ws *gitvault.Workspace) error {
 	if err := ws.Gate(); err != nil {
 		return err
 	}
-	s, _, err := open(ws, sourceSet{pages: true, daily: true, memory: true, scopes: memory.DefaultScopes}, false)
+	s, _, err := open(ws, sourceSet{pages: true, daily: true, memory: true, scopes: memory.DefaultScopes}, false, nil)
 	if err != nil {
 		return err
 	}
@@ -198,8 +221,19 @@ func nilIfEmpty(s []string) []string {
 }
 
 // open returns the live, up-to-date generation, building a new one when
-// there is none it can trust.
-func open(ws *gitvault.Workspace, src sourceSet, rebuild bool) (*store, IndexReport, error) {
+// there is none it can trust. pre, when not nil, holds the stat passes
+// the speculative path took moments before (speculate): the sync of the
+// current generation starts from them instead of taking them again.
+func open(ws *gitvault.Workspace, src sourceSet, rebuild bool, pre *statPass) (*store, IndexReport, error) {
+	var cur *store // the generation speculate opened, closed unless used
+	if pre != nil {
+		cur, pre.current = pre.current, nil
+	}
+	defer func() {
+		if cur != nil {
+			cur.close()
+		}
+	}()
 	cache, err := cacheDir(ws)
 	if err != nil {
 		return nil, IndexReport{}, err
@@ -211,9 +245,15 @@ func open(ws *gitvault.Workspace, src sourceSet, rebuild bool) (*store, IndexRep
 	dir := indexDir(cache, ws.Root)
 	var rep IndexReport
 	if !rebuild {
-		s, err := openCurrent(dir, ws.Root)
+		var s *store
+		var err error
+		if cur != nil {
+			s, cur = cur, nil
+		} else {
+			s, err = openCurrent(dir, ws.Root)
+		}
 		if err == nil {
-			st, err := s.syncAll(ws, src, roots)
+			st, err := s.syncAll(ws, src, roots, pre)
 			rep.Updated, rep.Removed = st.updated, st.removed
 			if err == nil {
 				return s, rep, nil
@@ -238,7 +278,7 @@ func open(ws *gitvault.Workspace, src sourceSet, rebuild bool) (*store, IndexRep
 	s, err := createGeneration(dir, ws.Root)
 	var st syncStats
 	if err == nil {
-		st, err = s.syncAll(ws, all, roots)
+		st, err = s.syncAll(ws, all, roots, nil)
 		if err != nil && !isIndexError(err) {
 			s.discard()
 			return nil, rep, err // the vault, not the index, failed
@@ -260,7 +300,7 @@ func open(ws *gitvault.Workspace, src sourceSet, rebuild bool) (*store, IndexRep
 		if s, err = createMemory(ws.Root); err != nil {
 			return nil, rep, err
 		}
-		if st, err = s.syncAll(ws, all, roots); err != nil {
+		if st, err = s.syncAll(ws, all, roots, nil); err != nil {
 			s.close()
 			return nil, rep, err
 		}
@@ -280,6 +320,17 @@ func isIndexError(err error) bool {
 
 // query runs q against the index and fills res.
 func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
+	tx, err := s.db.Begin() // one snapshot for the hits and the reports
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return queryTx(context.Background(), tx, q, opt, src, res)
+}
+
+// queryTx runs q in the snapshot of tx and fills res; cancelling ctx
+// interrupts the ranking.
+func queryTx(ctx context.Context, tx *sql.Tx, q *Query, opt Options, src sourceSet, res *Result) error {
 	var where []string
 	args := []any{q.match()}
 	in := func(col string, vals []string, fold bool) {
@@ -356,12 +407,7 @@ func (s *store) query(q *Query, opt Options, src sourceSet, res *Result) error {
 		FROM fts JOIN docs d ON d.id = fts.rowid
 		WHERE fts MATCH ? AND ` + strings.Join(where, " AND ") + `
 		ORDER BY s LIMIT ?`
-	tx, err := s.db.Begin() // one snapshot for the hits and the reports
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	rows, err := tx.Query(sqlText, args...)
+	rows, err := tx.QueryContext(ctx, sqlText, args...)
 	if err != nil {
 		return err
 	}
@@ -559,7 +605,7 @@ func Rebuild(ws *gitvault.Workspace, scopes []string) (IndexReport, error) {
 	if err := ws.Gate(); err != nil {
 		return IndexReport{}, err
 	}
-	s, rep, err := open(ws, sourceSet{pages: true, daily: true, memory: true, scopes: scopes}, true)
+	s, rep, err := open(ws, sourceSet{pages: true, daily: true, memory: true, scopes: scopes}, true, nil)
 	if err != nil {
 		return rep, err
 	}

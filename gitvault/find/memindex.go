@@ -83,7 +83,7 @@ func (m *MemIndex) Find(opt Options) (*Result, error) {
 func (m *MemIndex) sync(src sourceSet) (IndexReport, error) {
 	var rep IndexReport
 	if m.s != nil {
-		st, err := m.s.syncAll(m.ws, src, m.roots)
+		st, err := m.s.syncAll(m.ws, src, m.roots, nil)
 		rep.Updated, rep.Removed = st.updated, st.removed
 		if err == nil {
 			return rep, nil
@@ -101,7 +101,7 @@ func (m *MemIndex) sync(src sourceSet) (IndexReport, error) {
 	if err != nil {
 		return rep, gitvault.WrapError(err, "Cannot create the in-memory find index: "+err.Error())
 	}
-	st, err := s.syncAll(m.ws, src, m.roots)
+	st, err := s.syncAll(m.ws, src, m.roots, nil)
 	if err != nil {
 		s.close()
 		return rep, err

@@ -78,7 +78,7 @@ type sourceSet struct {
 type syncStats struct{ updated, removed int }
 
 // syncAll brings the index up to date with the sources.
-func (s *store) syncAll(ws *gitvault.Workspace, src sourceSet, roots *memory.Roots) (syncStats, error) {
+func (s *store) syncAll(ws *gitvault.Workspace, src sourceSet, roots *memory.Roots, pre *statPass) (syncStats, error) {
 	var total syncStats
 	add := func(st syncStats, err error) error {
 		total.updated += st.updated
@@ -86,8 +86,11 @@ func (s *store) syncAll(ws *gitvault.Workspace, src sourceSet, roots *memory.Roo
 		return err
 	}
 	if src.pages {
-		files, err := pageFiles(ws)
-		if err != nil {
+		var files []fileState
+		var err error
+		if pre != nil && pre.pagesOK {
+			files = pre.pages
+		} else if files, err = pageFiles(ws); err != nil {
 			return total, err
 		}
 		if err := add(s.syncFiles(SourcePage, files, func(f fileState, text string) doc { return pageDoc(f, text) })); err != nil {
@@ -100,7 +103,13 @@ func (s *store) syncAll(ws *gitvault.Workspace, src sourceSet, roots *memory.Roo
 		}
 	}
 	if src.memory {
-		if err := add(s.syncMemory(roots, src.scopes)); err != nil {
+		fp := ""
+		if pre != nil && pre.memoryOK {
+			fp = pre.memory
+		} else {
+			fp = memoryFingerprint(roots, src.scopes)
+		}
+		if err := add(s.syncMemory(roots, src.scopes, fp)); err != nil {
 			return total, err
 		}
 	}
@@ -200,7 +209,7 @@ func (s *store) syncFiles(source string, files []fileState, build func(fileState
 	fp := filesFingerprint(files)
 	var have string
 	_ = s.db.QueryRow(`SELECT v FROM meta WHERE k = ?`, "files:"+source).Scan(&have)
-	if h, at, ok := strings.Cut(have, " "); ok && h == fp && !anyRacy(files, parseInt(at)) {
+	if filesUnchanged(have, fp, files) {
 		return syncStats{}, nil
 	}
 	rows, err := s.loadRows(s.db, source)
@@ -510,8 +519,8 @@ func memoryDoc(e memory.Entry) doc {
 // roots fingerprints them; only when the fingerprint differs from the one
 // the index was built at is the exact scan (memory.Scan, the search
 // rules) run, and only memories whose content changed are re-indexed.
-func (s *store) syncMemory(roots *memory.Roots, scopes []string) (syncStats, error) {
-	fp := memoryFingerprint(roots, scopes)
+// fp is memoryFingerprint(roots, scopes), taken by the caller.
+func (s *store) syncMemory(roots *memory.Roots, scopes []string, fp string) (syncStats, error) {
 	var have string
 	_ = s.db.QueryRow(`SELECT v FROM meta WHERE k = 'memory'`).Scan(&have)
 	if fp != "" && have == fp {
