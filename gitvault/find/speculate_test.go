@@ -32,8 +32,8 @@ func settle(t *testing.T, root string) {
 	}
 }
 
-// sequentialFind is Find without the speculative path: sync, then query.
-func sequentialFind(t *testing.T, eng *gitvault.Engine, opt Options) *Result {
+// checked parses and checks a query as Find does.
+func checked(t *testing.T, opt Options) (*Query, Options) {
 	t.Helper()
 	q, err := ParseQuery(opt.Query)
 	if err != nil {
@@ -42,6 +42,13 @@ func sequentialFind(t *testing.T, eng *gitvault.Engine, opt Options) *Result {
 	if err := checkOptions(&opt); err != nil {
 		t.Fatal(err)
 	}
+	return q, opt
+}
+
+// sequentialFind is Find without the speculative path: sync, then query.
+func sequentialFind(t *testing.T, eng *gitvault.Engine, opt Options) *Result {
+	t.Helper()
+	q, opt := checked(t, opt)
 	src := sourcesOf(opt)
 	s, rep, err := open(eng.WS, src, false, nil)
 	if err != nil {
@@ -58,13 +65,7 @@ func sequentialFind(t *testing.T, eng *gitvault.Engine, opt Options) *Result {
 // trySpeculate calls the speculative path as Find does.
 func trySpeculate(t *testing.T, eng *gitvault.Engine, opt Options) (*Result, bool) {
 	t.Helper()
-	q, err := ParseQuery(opt.Query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := checkOptions(&opt); err != nil {
-		t.Fatal(err)
-	}
+	q, opt := checked(t, opt)
 	res, _ := speculate(eng.WS, q, opt, sourcesOf(opt))
 	return res, res != nil
 }
