@@ -238,30 +238,42 @@ func Log(e *gitvault.Engine, opt LogOptions) (*LogResult, error) {
 		return nil, err
 	}
 	res := &LogResult{Target: path, Memory: isMemory, Rev: rev}
-	if err := w.push(start); err != nil {
+	var feed *followFeed
+	if opt.Follow {
+		if feed, err = newFollowFeed(w, start); err != nil {
+			return nil, err
+		}
+		defer feed.close()
+	} else if err := w.push(start); err != nil {
 		return nil, err
 	}
-	for w.queue.Len() > 0 {
-		c := heap.Pop(&w.queue).(*queued).c
+	for {
+		var c *gitrepo.Commit
 		var parentTree, oldPath string
+		if opt.Follow {
+			st, ok, err := feed.next()
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				break
+			}
+			c, parentTree = st.c, st.parentTree
+		} else {
+			if w.queue.Len() == 0 {
+				break
+			}
+			c = heap.Pop(&w.queue).(*queued).c
+		}
 		show := false
 		if opt.Follow {
 			// No history simplification with --follow (git cannot prune
-			// when the path changes): every commit is walked, and a
-			// commit is shown when its diff against the first parent
-			// touches the path; merges show no diff.
-			for _, p := range c.Parents {
-				if err := w.push(p); err != nil {
-					return nil, err
-				}
-			}
+			// when the path changes): every commit is walked (the feed
+			// queues every parent), and a commit is shown when its diff
+			// against the first parent touches the path; merges show no
+			// diff.
 			if len(c.Parents) > 1 {
 				continue
-			}
-			if len(c.Parents) == 1 {
-				if parentTree, err = w.treeOf(c.Parents[0]); err != nil {
-					return nil, err
-				}
 			}
 			// The commit-graph's changed-path filter, when it says the
 			// path is not changed against the first parent (the empty

@@ -392,6 +392,11 @@ func (t *TreeReader) graph() *commitGraph {
 	return t.cg
 }
 
+// HasCommitGraph reports whether the repository has a usable
+// commit-graph file, from which CommitHeader answers without inflating
+// commits.
+func (t *TreeReader) HasCommitGraph() bool { return t.graph() != nil }
+
 // SetDeltaCacheBytes sets the bound of the reader's cache of rebuilt
 // pack objects (see objCache; the default suits a walk of one path). A
 // walk that reads every tree of a long history across many directories
