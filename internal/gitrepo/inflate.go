@@ -30,20 +30,45 @@ func (d *inflater) inflate(src, dst []byte, whole bool) error {
 	if len(src) < 2 {
 		return errInflate
 	}
+	// The tables are kept from stream to stream (each is rebuilt before
+	// use); the rest starts afresh.
+	d.src, d.pos, d.bb, d.nb, d.dst, d.n, d.whole = src, 2, 0, 0, dst, 0, whole
+	d.header, d.line, d.end = false, 0, -1
+	return d.start()
+}
+
+// inflateHeader decodes the start of a commit into dst, at most len(dst)
+// bytes, and ends after the committer line, the last one
+// parseCommitHeader reads: on go-git's history that is 229 bytes of a
+// 512-byte prefix on average. It returns how many bytes were decoded: the
+// header through the committer line, or all of dst when that line does
+// not end inside it (the caller then reads the whole commit).
+func (d *inflater) inflateHeader(src, dst []byte) (int, error) {
+	if len(src) < 2 {
+		return 0, errInflate
+	}
+	d.src, d.pos, d.bb, d.nb, d.dst, d.n, d.whole = src, 2, 0, 0, dst, 0, false
+	d.header, d.line, d.end = true, 0, -1
+	if err := d.start(); err != nil {
+		return 0, err
+	}
+	return d.n, nil
+}
+
+// start checks the zlib header and decodes the stream d was set up for.
+func (d *inflater) start() error {
+	src, dst, whole := d.src, d.dst, d.whole
 	cmf, flg := src[0], src[1]
 	if cmf&0x0f != 8 || cmf>>4 > 7 || flg&0x20 != 0 || (uint(cmf)<<8|uint(flg))%31 != 0 {
 		return errInflate
 	}
-	// The tables are kept from stream to stream (each is rebuilt before
-	// use); the rest starts afresh.
-	d.src, d.pos, d.bb, d.nb, d.dst, d.n, d.whole = src, 2, 0, 0, dst, 0, whole
 	if err := d.run(); err != nil {
 		return err
 	}
 	// A stream that ends before dst is full is not the object its size
 	// promised, on a prefix read too (FuzzInflate found a prefix read of
 	// an empty final stored block reported as decoded, dst left zero).
-	if d.n != len(dst) {
+	if d.n != len(dst) && d.end != d.n {
 		return errInflate
 	}
 	if !whole {
@@ -69,6 +94,12 @@ type inflater struct {
 	// whole: running out of room in dst is an error (a whole read), else
 	// the end (a prefix).
 	whole bool
+	// header: a commit's header lines are wanted (see inflateHeader); the
+	// read ends after the first line that starts "committer ". line is
+	// where the line being written starts; end, once found, is where the
+	// read ended.
+	header    bool
+	line, end int
 
 	lit, dist, codes huffTable
 }
@@ -105,7 +136,7 @@ func (d *inflater) bits(n uint) (uint32, bool) {
 
 func (d *inflater) run() error {
 	for {
-		if !d.whole && d.n == len(d.dst) {
+		if !d.whole && (d.n == len(d.dst) || d.end >= 0) {
 			return nil
 		}
 		hdr, ok := d.bits(3)
@@ -162,13 +193,30 @@ func (d *inflater) stored() error {
 			return errInflate
 		}
 		copy(d.dst[d.n:], d.src[d.pos:d.pos+room])
-		d.n = len(d.dst)
+		d.headerIn(d.n, len(d.dst))
 		return errPrefixDone
 	}
 	copy(d.dst[d.n:], d.src[d.pos:d.pos+ln])
-	d.n += ln
 	d.pos += ln
+	if d.headerIn(d.n, d.n+ln) {
+		return errPrefixDone
+	}
 	return nil
+}
+
+// headerIn sets d.n to to, or, on a header read, to the end of the
+// committer line when dst[from:to] ends it, and reports the latter.
+func (d *inflater) headerIn(from, to int) bool {
+	if d.header {
+		for i := from; i < to; i++ {
+			if d.dst[i] == '\n' && d.lineEnds(d.dst, i) {
+				d.n = i + 1
+				return true
+			}
+		}
+	}
+	d.n = to
+	return false
 }
 
 // codeOrder is the order of the code-length code lengths (RFC 1951 3.2.7).
@@ -284,6 +332,9 @@ func (d *inflater) codesBlock(lit, dist *huffTable) error {
 			}
 			dst[n] = byte(sym)
 			n++
+			if sym == '\n' && d.header && d.lineEnds(dst, n-1) {
+				return errPrefixDone
+			}
 			if n == len(dst) && !d.whole {
 				return errPrefixDone
 			}
@@ -335,11 +386,32 @@ func (d *inflater) codesBlock(lit, dist *huffTable) error {
 				dst[n+i] = dst[from+i]
 			}
 		}
+		if d.header {
+			for i := n; i < n+length; i++ {
+				if dst[i] == '\n' && d.lineEnds(dst, i) {
+					n = i + 1
+					return errPrefixDone
+				}
+			}
+		}
 		n += length
 		if stop || (n == len(dst) && !d.whole) {
 			return errPrefixDone
 		}
 	}
+}
+
+// lineEnds is told of the newline at dst[i] in a header read: it reports
+// whether the line it ends is the committer line, and then records where
+// the read ends.
+func (d *inflater) lineEnds(dst []byte, i int) bool {
+	const key = "committer "
+	if i-d.line >= len(key) && string(dst[d.line:d.line+len(key)]) == key {
+		d.end = i + 1
+		return true
+	}
+	d.line = i + 1
+	return false
 }
 
 // full is reached when a literal does not fit: an error for a whole read,
@@ -367,66 +439,63 @@ type huffTable struct {
 // one: a single code of one bit, and (allowEmpty, for distances) no codes.
 func (h *huffTable) build(lens []uint8, root uint, allowEmpty bool) bool {
 	h.root = root
-	h.count = [16]uint16{}
+	var count [16]uint16
 	for _, l := range lens {
-		h.count[l]++
+		count[l]++
 	}
-	h.count[0] = 0
-	left, longest := 1, uint(0)
+	count[0] = 0
+	h.count = count
+	left := 1
 	for l := 1; l < 16; l++ {
 		left <<= 1
-		left -= int(h.count[l])
+		left -= int(count[l])
 		if left < 0 {
 			return false
 		}
-		if h.count[l] != 0 {
-			longest = uint(l)
-		}
-	}
-	// A complete code of at most root bits fills every entry; otherwise
-	// the entries no code fills must read as 0 (decoded the slow way).
-	if left > 0 || longest > root {
-		clear(h.table[:1<<root])
 	}
 	if left > 0 {
 		total := 0
 		for l := 1; l < 16; l++ {
-			total += int(h.count[l])
+			total += int(count[l])
 		}
 		switch {
 		case total == 0 && allowEmpty:
+			clear(h.table[:1<<root])
 			return true
-		case total == 1 && h.count[1] == 1:
+		case total == 1 && count[1] == 1:
 		default:
 			return false
 		}
 	}
+	// The symbols in canonical order: by length, then by value.
 	var offs [16]uint16
 	for l := 1; l < 15; l++ {
-		offs[l+1] = offs[l] + h.count[l]
-	}
-	var next [16]uint32
-	code := uint32(0)
-	for l := 1; l < 16; l++ {
-		code = (code + uint32(h.count[l-1])) << 1
-		next[l] = code
+		offs[l+1] = offs[l] + count[l]
 	}
 	for s, l := range lens {
-		if l == 0 {
-			continue
+		if l != 0 {
+			h.sym[offs[l]] = uint16(s)
+			offs[l]++
 		}
-		h.sym[offs[l]] = uint16(s)
-		offs[l]++
-		c := next[l]
-		next[l]++
-		if uint(l) > root {
-			continue
+	}
+	// The table grows one bit at a time: doubled, it holds every shorter
+	// code at each index its bits end in, and the codes of the new length
+	// take the free slots, one entry each. Slots no code of at most root
+	// bits reaches keep 0 (decoded the slow way, or invalid). A per-code
+	// stride fill wrote the same 2^root entries one by one, and was a
+	// third of reading a commit's header (BenchmarkCommitPrefixes).
+	t := h.table[:1<<root]
+	t[0] = 0
+	size, code, k := 1, uint32(0), 0
+	for l := uint(1); l <= root; l++ {
+		copy(t[size:2*size], t[:size])
+		size *= 2
+		for n := count[l]; n > 0; n-- {
+			t[bits.Reverse32(code)>>(32-l)&uint32(len(t)-1)] = h.sym[k]<<4 | uint16(l)
+			k++
+			code++
 		}
-		rev := bits.Reverse32(c) >> (32 - uint(l))
-		e := uint16(s)<<4 | uint16(l)
-		for i := rev; i < 1<<root; i += 1 << l {
-			h.table[i] = e
-		}
+		code <<= 1
 	}
 	return true
 }

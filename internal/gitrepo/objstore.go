@@ -411,8 +411,8 @@ func (s *objStore) commitPrefix(id []byte, n int) (data []byte, ok bool) {
 		return nil, false
 	}
 	data = make([]byte, want)
-	if s.inf.inflate(w, data, false) == nil {
-		return data, true
+	if n, err := s.inf.inflateHeader(w, data); err == nil {
+		return data[:n], true
 	}
 	s.br.Reset(w)
 	if data, err = s.inflatePrefix(&s.br, want); err == nil {

@@ -388,12 +388,28 @@ func TestObjStoreInflater(t *testing.T) {
 		prefixes++
 		for n := 0; n <= len(obj.data); n++ {
 			data, ok := s.commitPrefix(raw, n)
-			if !ok || !bytes.Equal(data, obj.data[:n]) {
-				t.Fatalf("%s: prefix %d: %q, %v; git says %q", id, n, data, ok, obj.data[:n])
+			if want := obj.data[:min(n, headerEnd(obj.data))]; !ok || !bytes.Equal(data, want) {
+				t.Fatalf("%s: prefix %d: %q, %v; git says %q", id, n, data, ok, want)
 			}
 		}
 	}
 	if prefixes < 50 {
 		t.Fatalf("only %d commits stored whole", prefixes)
 	}
+}
+
+// headerEnd is where a header read of commit data ends: after the first
+// line that starts "committer ", else at the end.
+func headerEnd(data []byte) int {
+	for line := 0; line < len(data); {
+		nl := bytes.IndexByte(data[line:], '\n')
+		if nl < 0 {
+			break
+		}
+		if bytes.HasPrefix(data[line:], []byte("committer ")) {
+			return line + nl + 1
+		}
+		line += nl + 1
+	}
+	return len(data)
 }
