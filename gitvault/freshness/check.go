@@ -113,20 +113,24 @@ type Report struct {
 
 // checker holds one Check run's readers and memos.
 type checker struct {
-	repo    *gitrepo.Repo
-	tr      *gitrepo.TreeReader
-	shallow map[string]bool
-	target  *gitrepo.Commit
-	ranges  map[string][]*gitrepo.Commit
-	chains  map[string][]*gitrepo.Commit
-	infos   map[string]*gitrepo.Commit
-	blobs   map[string][]string
-	pairs   map[string]map[string]bool              // changedPaths, by tree pair
-	changes map[string]map[string]bool              // commitChanges
-	chainIx map[string]chainIndex                   // indexChain, by range
-	rangeIx map[string]map[string][]*gitrepo.Commit // rangeIndex, by anchor
-	fp      *fpChain                                // the target's first-parent chain (fpchain.go)
-	leaves  map[treePath]gitrepo.TreeItem           // files seen in the chain's diffs, by tree and path (entry)
+	repo      *gitrepo.Repo
+	tr        *gitrepo.TreeReader
+	shallow   map[string]bool
+	target    *gitrepo.Commit
+	ranges    map[string][]*gitrepo.Commit
+	chains    map[string][]*gitrepo.Commit
+	infos     map[string]*gitrepo.Commit
+	blobs     map[string][]string
+	pairs     map[string]map[string]bool              // changedPaths, by tree pair
+	changes   map[string]map[string]bool              // commitChanges
+	chainIx   map[string]chainIndex                   // indexChain, by range
+	rangeIx   map[string]map[string][]*gitrepo.Commit // rangeIndex, by anchor
+	fp        *fpChain                                // the target's first-parent chain (fpchain.go)
+	leaves    map[treePath]gitrepo.TreeItem           // files seen in the chain's diffs, by tree and path (entry)
+	differ    *chainDiffer                            // diffs the chain ahead (chaindiff.go)
+	differOff bool                                    // no differ from here on
+	frozen    bool                                    // fp and leaves are shared: read only (parallel.go)
+	manyDocs  bool                                    // enough documents for workers (parallel.go)
 }
 
 // Check computes the reports of docs against the target commit (a full
@@ -145,7 +149,8 @@ type checker struct {
 // report says so (Anchor.Shallow): drift before it cannot be seen.
 func Check(repo *gitrepo.Repo, target string, docs []Doc) ([]Report, error) {
 	k := newChecker(repo)
-	defer k.tr.Close()
+	defer k.close()
+	k.manyDocs = reportWorkers(len(docs)) >= 2
 	var err error
 	if k.shallow, err = repo.Shallow(); err != nil {
 		return nil, err
@@ -157,15 +162,7 @@ func Check(repo *gitrepo.Repo, target string, docs []Doc) ([]Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Report, len(docs))
-	for i := range docs {
-		r, err := k.report(&docs[i], anchors[i])
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", docs[i].Path, err)
-		}
-		out[i] = r
-	}
-	return out, nil
+	return k.reports(docs, anchors)
 }
 
 // anchors computes every document's anchor: one shared walk from the

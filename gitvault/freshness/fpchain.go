@@ -59,6 +59,9 @@ func (k *checker) fpExtend() (bool, error) {
 	if fp.done {
 		return false, nil
 	}
+	if k.frozen {
+		return false, errFrozen
+	}
 	last := fp.list[len(fp.list)-1]
 	if len(last.Parents) == 0 {
 		fp.done = true
@@ -176,12 +179,15 @@ func (k *checker) chainAnchors(cur map[int]string, out []Anchor) (bool, error) {
 // cold run (issue 18, "Speed").
 func (k *checker) indexTo(n int) error {
 	fp := k.fp
+	if k.frozen && fp.indexed < n && fp.indexed+1 < len(fp.list) {
+		return errFrozen
+	}
 	if k.leaves == nil {
 		k.leaves = map[treePath]gitrepo.TreeItem{}
 	}
 	for ; fp.indexed < n && fp.indexed+1 < len(fp.list); fp.indexed++ {
 		i := fp.indexed
-		removed, added, err := k.tr.Changed(fp.list[i+1].Tree, fp.list[i].Tree, "")
+		removed, added, err := k.diff(i)
 		if err != nil {
 			return err
 		}

@@ -132,3 +132,13 @@ func (r *repoT) readAbs(p string) string {
 	}
 	return string(b)
 }
+
+// openAt opens the repository at dir (a clone of r's).
+func (r *repoT) openAt(dir string) *gitrepo.Repo {
+	r.t.Helper()
+	repo, err := gitrepo.Open(dir)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return repo
+}

@@ -80,7 +80,7 @@ func Since(repo *gitrepo.Repo, base, head string, opt SinceOptions) ([]Stale, er
 	// One tree reader (its pack and commit-graph readers) for the whole
 	// run: the comparison, the page reads and the verdicts.
 	k := newChecker(repo)
-	defer k.tr.Close()
+	defer k.close()
 	changed, err := changedSet(k.tr, bc.Tree, hc.Tree)
 	if err != nil {
 		return nil, err
@@ -197,7 +197,7 @@ func Touches(d Doc, changed map[string]bool) bool {
 // documents had at anchor.
 func CheckAt(repo *gitrepo.Repo, anchor, target string, docs []Doc) ([]Report, error) {
 	k := newChecker(repo)
-	defer k.tr.Close()
+	defer k.close()
 	return k.checkAt(anchor, target, docs)
 }
 
