@@ -236,3 +236,28 @@ func benchWarmAnswer(b *testing.B, sel Selection) {
 		run()
 	}
 }
+
+// BenchmarkStaleColdCommand is git echoes stale --rev main --format json
+// cold, as the command runs it, in process: opening, the pages read at
+// the target, Check, the caches written, the JSON rendered; the
+// workspace's cache removed before each run. What it adds to
+// BenchmarkStaleCold is the command's own share of a cold run.
+func BenchmarkStaleColdCommand(b *testing.B) {
+	dir := citingHistory(b)
+	cache := filepath.Join(dir, ".git", "echoes", "stale")
+	r := Renderer{Name: "json", Render: PrettyJSON}
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		if err := os.RemoveAll(cache); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		eng, err := gitvault.Open(gitvault.Options{Workspace: dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, werr, err := Rendered(eng, Selection{Rev: "main"}, r, io.Discard); err != nil || werr != nil {
+			b.Fatal(err, werr)
+		}
+	}
+}
