@@ -185,6 +185,11 @@ if [ -n "${ECHOES_BENCH_REPO:-}" ] && [ -d "$ECHOES_BENCH_REPO" ]; then
       label="git echoes log --follow, README moved in$sfx"; best "$ge" log --workspace "$r" --follow --limit 0 readme.md
     fi
   done
+  # Every commit header of the history, read one after the other as a
+  # walk without a commit-graph must (the inflater's share of log).
+  echo "== commit headers of $ECHOES_BENCH_REPO, in process (go test -bench)"
+  ECHOES_BENCH_REPO="$real" go test -run '^$' -bench 'BenchmarkCommitPrefixes' -benchtime 20x ./internal/gitrepo |
+    awk '/^Benchmark/ { printf "%6.1f ms  %s\n", $3 / 1e6, $1 }'
 else
   echo "== log --follow on a real repository: skipped (set ECHOES_BENCH_REPO to a clone of one)"
 fi
