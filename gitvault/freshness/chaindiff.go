@@ -29,7 +29,7 @@ import (
 // A step whose trees are not the ones indexTo expects, and any error
 // ahead, turn the differ off; indexTo then diffs for itself, as before,
 // so an error is the one the sequential pass gives, where it gives it.
-// TestChainDifferAgrees compares reports with and without it.
+// TestParallelReportsAgree compares reports with and without it.
 type chainDiffer struct {
 	order chan *diffBlock // blocks in chain order
 	stop  chan struct{}

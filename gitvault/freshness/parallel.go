@@ -37,7 +37,6 @@ const minReportsPerWorker = 8
 
 func (k *checker) reports(docs []Doc, anchors []Anchor) ([]Report, error) {
 	out := make([]Report, len(docs))
-	errs := make([]error, len(docs))
 	done := make([]bool, len(docs)) // by a worker, with no error
 	if workers := reportWorkers(len(docs)); parallelReports && workers >= 2 && k.fp != nil {
 		// The differ has done what the anchors needed; its goroutines
@@ -57,12 +56,12 @@ func (k *checker) reports(docs []Doc, anchors []Anchor) ([]Report, error) {
 					if i >= len(docs) {
 						return
 					}
-					out[i], errs[i] = s.report(&docs[i], anchors[i])
-					done[i] = errs[i] == nil
-					if done[i] {
+					r, err := s.report(&docs[i], anchors[i])
+					switch {
+					case err == nil:
+						out[i], done[i] = r, true
 						reportStats.workers.Add(1)
-					}
-					if errs[i] != nil && !errors.Is(errs[i], errFrozen) {
+					case !errors.Is(err, errFrozen):
 						failed.Store(true) // k does the rest in order
 					}
 				}
