@@ -238,6 +238,12 @@ func Log(e *gitvault.Engine, opt LogOptions) (*LogResult, error) {
 		return nil, err
 	}
 	res := &LogResult{Target: path, Memory: isMemory, Rev: rev}
+	if n := w.tr.GraphCommits(); opt.Follow && n > 0 {
+		// --follow walks every commit the start reaches: at most the
+		// graph's (more only when commits were made after it was written).
+		w.seen = make(map[string]bool, n)
+		w.tr.ReserveCommits(n)
+	}
 	var feed *followFeed
 	if opt.Follow {
 		if feed, err = newFollowFeed(w, start); err != nil {
