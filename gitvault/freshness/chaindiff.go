@@ -1,6 +1,7 @@
 package freshness
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 
@@ -141,7 +142,7 @@ func (k *checker) startDiffer(i int) *chainDiffer {
 		for {
 			b := &diffBlock{done: make(chan struct{})}
 			for len(b.steps) < size && len(c.Parents) > 0 && !k.shallow[c.Hash] {
-				p, err := tr.CommitHeader(c.Parents[0])
+				p, err := safeHeader(tr, c.Parents[0])
 				if err != nil {
 					b.err = err
 					break
@@ -177,23 +178,47 @@ func (k *checker) startDiffer(i int) *chainDiffer {
 			defer tr.Close()
 			tr.SetCacheBytes(diffTreeCacheBytes, diffObjectCacheBytes)
 			for b := range jobs {
-				for j := range b.steps {
-					st := &b.steps[j]
-					if b.err != nil {
-						break
-					}
-					select {
-					case <-d.stop:
-						b.err = errDifferStopped
-					default:
-						st.removed, st.added, b.err = tr.Changed(st.parentTree, st.tree, "")
-					}
-				}
+				diffBlockSteps(d, tr, b)
 				close(b.done)
 			}
 		}()
 	}
 	return d
+}
+
+// diffBlockSteps diffs a block's steps. A panic is kept as the block's
+// error: indexTo then diffs that step for itself, and panics there, on
+// the caller's goroutine, if it panics again (a caller that recovers,
+// the MCP server, goes on; a goroutine's panic would end the process).
+func diffBlockSteps(d *chainDiffer, tr *gitrepo.TreeReader, b *diffBlock) {
+	defer func() {
+		if v := recover(); v != nil {
+			b.err = fmt.Errorf("chain differ: panic: %v", v)
+		}
+	}()
+	for j := range b.steps {
+		st := &b.steps[j]
+		if b.err != nil {
+			return
+		}
+		select {
+		case <-d.stop:
+			b.err = errDifferStopped
+		default:
+			st.removed, st.added, b.err = tr.Changed(st.parentTree, st.tree, "")
+		}
+	}
+}
+
+// safeHeader is CommitHeader with a panic kept as the error (see
+// diffBlockSteps).
+func safeHeader(tr *gitrepo.TreeReader, hash string) (c *gitrepo.Commit, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("chain differ: panic: %v", v)
+		}
+	}()
+	return tr.CommitHeader(hash)
 }
 
 var errDifferStopped = errorString("chain differ stopped")

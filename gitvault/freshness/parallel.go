@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/git-echoes/git-echoes/internal/workpool"
 )
 
 // The verdicts of a cold run, one document after another, were a third
@@ -42,32 +44,36 @@ func (k *checker) reports(docs []Doc, anchors []Anchor) ([]Report, error) {
 		// The differ has done what the anchors needed; its goroutines
 		// would only compete with the workers from here.
 		k.stopDiffer()
-		var next atomic.Int64
 		var failed atomic.Bool
-		var wg sync.WaitGroup
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				s := k.frozenCopy()
-				defer s.close()
-				for !failed.Load() {
-					i := int(next.Add(1)) - 1
-					if i >= len(docs) {
-						return
-					}
-					r, err := s.report(&docs[i], anchors[i])
-					switch {
-					case err == nil:
-						out[i], done[i] = r, true
-						reportStats.workers.Add(1)
-					case !errors.Is(err, errFrozen):
-						failed.Store(true) // k does the rest in order
-					}
+		var mu sync.Mutex
+		var copies []*checker
+		defer func() {
+			for _, s := range copies {
+				s.close()
+			}
+		}()
+		// workpool re-raises a worker's panic here, as the loop would
+		// have panicked, so a caller that recovers (the MCP server) goes
+		// on.
+		workpool.Each(len(docs), workers, func() func(int) {
+			s := k.frozenCopy()
+			mu.Lock()
+			copies = append(copies, s)
+			mu.Unlock()
+			return func(i int) {
+				if failed.Load() {
+					return
 				}
-			}()
-		}
-		wg.Wait()
+				r, err := s.report(&docs[i], anchors[i])
+				switch {
+				case err == nil:
+					out[i], done[i] = r, true
+					reportStats.workers.Add(1)
+				case !errors.Is(err, errFrozen):
+					failed.Store(true) // k does the rest in order
+				}
+			}
+		})
 	}
 	for i := range docs {
 		if done[i] {

@@ -14,7 +14,7 @@ import (
 
 // TestParallelReportsAgree: Check gives the same reports, deep-equal,
 // with the chain diffed ahead or not and the verdicts spread over
-// workers or not, on random histories with many pages: file and line
+// workers or not, on random histories of 140 pages: file and line
 // citations, implicit ones, pages edited and renamed along the way, a
 // side branch merged back (pages anchored off the first-parent chain,
 // which the workers hand back), a verified: anchor, and a shallow
@@ -68,7 +68,7 @@ func TestParallelReportsAgree(t *testing.T) {
 			}
 			all := run(r.dir)
 			agree("full history", all)
-			if len(all["diff=false parallel=false"]) < 30 {
+			if len(all["diff=false parallel=false"]) < 130 {
 				t.Fatalf("only %d reports", len(all["diff=false parallel=false"]))
 			}
 
@@ -94,7 +94,7 @@ func TestParallelReportsAgree(t *testing.T) {
 	}
 }
 
-// pagesHistory makes a history of 12 files and 40 pages citing them,
+// pagesHistory makes a history of 12 files and 140 pages citing them,
 // with random edits, renames and deletes of files, page edits and
 // renames, and a merged side branch.
 func pagesHistory(t *testing.T, seed uint64) (*repoT, []string) {
@@ -116,8 +116,9 @@ func pagesHistory(t *testing.T, seed uint64) (*repoT, []string) {
 		body := fmt.Sprintf("Round %d. See `%s`.", round, names[r.rnd.IntN(len(names))])
 		r.write(pages[i], page(src, body))
 	}
-	for i := 0; i < 40; i++ {
-		pages = append(pages, fmt.Sprintf("EchoesVault/pages/p-%02d.md", i))
+	// More than two of workpool's batches of 64, so workers run at once.
+	for i := 0; i < 140; i++ {
+		pages = append(pages, fmt.Sprintf("EchoesVault/pages/p-%03d.md", i))
 		writePage(i, 0)
 	}
 	r.commit("files and pages")

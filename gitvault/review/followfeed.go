@@ -55,12 +55,20 @@ type followFeed struct {
 	stop    chan struct{}
 	buf     []followStep
 	err     error // the walk ahead's, after buf
-	done    bool
+	// panicked: the walk ahead panicked with pval, after buf
+	panicked bool
+	pval     any
+	done     bool
 }
 
 type followBatch struct {
 	steps []followStep
 	err   error
+	// panicked: the walk ahead panicked with pval after steps; next
+	// panics with it on the loop's goroutine, where the sequential walk
+	// would have (a caller that recovers, the MCP server, goes on).
+	panicked bool
+	pval     any
 }
 
 // followAhead chooses the walking-ahead feed when it can pay; tests
@@ -99,35 +107,59 @@ func newFollowFeed(w *historyWalk, start string) (*followFeed, error) {
 				return false
 			}
 		}
-		if err := aw.push(start); err != nil {
-			send(followBatch{err: err})
-			return
-		}
-		size := 8
-		batch := make([]followStep, 0, size)
-		for {
-			st, ok, err := aw.nextFollow()
-			if err != nil {
-				send(followBatch{steps: batch, err: err})
-				return
+		// A panic is re-raised by next, after the steps read before it
+		// (recorded by "did not return", as workpool does).
+		var batch []followStep
+		finished := false
+		defer func() {
+			if !finished {
+				send(followBatch{steps: batch, panicked: true, pval: recover()})
 			}
-			if !ok {
-				break
-			}
-			batch = append(batch, st)
-			if len(batch) == size {
-				if !send(followBatch{steps: batch}) {
-					return
-				}
-				size = min(size*2, followBatchMax)
-				batch = make([]followStep, 0, size)
-			}
-		}
-		if len(batch) > 0 {
-			send(followBatch{steps: batch})
-		}
+		}()
+		walkAhead(aw, start, send, &batch)
+		finished = true
 	}()
 	return f, nil
+}
+
+// walkAheadPanic, when positive, makes walkAhead panic with that many
+// steps in a batch: TestLogFollowAheadPanic.
+var walkAheadPanic = 0
+
+// walkAhead walks from start, sending the steps in batches; *batch is
+// the one being filled.
+func walkAhead(aw *historyWalk, start string, send func(followBatch) bool, batch *[]followStep) {
+	if err := aw.push(start); err != nil {
+		send(followBatch{err: err})
+		return
+	}
+	size := 8
+	*batch = make([]followStep, 0, size)
+	for {
+		st, ok, err := aw.nextFollow()
+		if err != nil {
+			send(followBatch{steps: *batch, err: err})
+			return
+		}
+		if !ok {
+			break
+		}
+		*batch = append(*batch, st)
+		if walkAheadPanic > 0 && len(*batch) == walkAheadPanic {
+			panic("walk ahead: injected")
+		}
+		if len(*batch) == size {
+			if !send(followBatch{steps: *batch}) {
+				return
+			}
+			size = min(size*2, followBatchMax)
+			*batch = make([]followStep, 0, size)
+		}
+	}
+	if len(*batch) > 0 {
+		send(followBatch{steps: *batch})
+	}
+	*batch = nil
 }
 
 // next returns the next step, false at the end of the walk. An error
@@ -138,6 +170,10 @@ func (f *followFeed) next() (followStep, bool, error) {
 		return f.seq.nextFollow()
 	}
 	for len(f.buf) == 0 {
+		if f.panicked {
+			f.panicked = false
+			panic(f.pval)
+		}
 		if f.err != nil || f.done {
 			return followStep{}, false, f.err
 		}
@@ -147,6 +183,9 @@ func (f *followFeed) next() (followStep, bool, error) {
 			continue
 		}
 		f.buf, f.err = b.steps, b.err
+		if b.panicked {
+			f.panicked, f.pval = true, b.pval
+		}
 	}
 	st := f.buf[0]
 	f.buf = f.buf[1:]

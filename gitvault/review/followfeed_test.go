@@ -101,3 +101,27 @@ func TestLogFollowAhead(t *testing.T) {
 		})
 	}
 }
+
+// TestLogFollowAheadPanic: a panic of the walk ahead is raised by Log on
+// its caller's goroutine (which can recover, as the MCP server does),
+// not on the walk's, which would end the process.
+func TestLogFollowAheadPanic(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	defer func(v bool, n int) { followAhead, walkAheadPanic = v, n }(followAhead, walkAheadPanic)
+	rr := branchyHistory(t, 1)
+	followAhead, walkAheadPanic = true, 3
+	got := func() (v any) {
+		defer func() { v = recover() }()
+		Log(rr.e, LogOptions{Target: rr.everyPagePath()[0], Follow: true})
+		return nil
+	}()
+	if got != "walk ahead: injected" {
+		t.Fatalf("recovered %v, want the walk's panic", got)
+	}
+	walkAheadPanic = 0
+	if _, err := Log(rr.e, LogOptions{Target: rr.everyPagePath()[0], Follow: true}); err != nil {
+		t.Fatalf("after the panic: %v", err)
+	}
+}
