@@ -903,12 +903,12 @@ func (k *checker) blobLines(hash string) ([]string, error) {
 	if l, ok := k.blobs[hash]; ok {
 		return l, nil
 	}
-	data, err := k.tr.ReadBlob(hash)
+	data, err := k.tr.BlobView(hash)
 	if err != nil {
 		return nil, err
 	}
-	// ReadBlob's bytes are this reader's own copy, never written to:
-	// the lines are views of them, not a second copy (issue 18, cold).
+	// BlobView's bytes are never written to (neither here nor by the
+	// reader): the lines are views of them, not a copy (issue 18, cold).
 	l := splitLines(unsafe.String(unsafe.SliceData(data), len(data)))
 	if len(k.blobs) > 256 {
 		k.blobs = map[string][]string{}

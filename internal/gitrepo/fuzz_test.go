@@ -6,8 +6,10 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"io"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -182,6 +184,85 @@ func FuzzCommitHeader(f *testing.F) {
 	})
 }
 
+// FuzzParseCommit: whenever parseCommit accepts a commit, every field it
+// gives is the one go-git's Commit.Decode gives, to the location of each
+// date (TreeReader.Commit answered through go-git before, and describes
+// commits from these fields).
+func FuzzParseCommit(f *testing.F) {
+	for _, c := range commitParseCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkParseCommit(t, data)
+	})
+}
+
+// commitParseCases are the seeds of FuzzParseCommit and the table of
+// TestParseCommitMatchesGoGit: canonical commits and the signature edges
+// of go-git's Signature.Decode (zones that do not parse, "-00mm", a
+// missing time, '<' and '>' out of order), and layouts parseCommit must
+// leave to go-git.
+var commitParseCases = func() []string {
+	id := strings.Repeat("ab", 20)
+	head := "tree " + id + "\nparent " + id + "\n"
+	var out []string
+	for _, sig := range []string{
+		"A U Thor <a@x> 1600000000 +0200", "  spaced   name  <e> 12 -0130", "N <e> 12 -0030",
+		"N <e> 12", "N <e> 12 ", "N <e> 12 +01", "N <e> 12 +01x0", "N <e>", "N <e> x 0000",
+		"N <e>  12 +0000", "N > x < 12 +0000", "no brackets 12 +0000", "<> 0 +0000", "N <a<b>> 5 +9999",
+		"N <e> -5 -1200", "N <e> 9999999999999 +1400",
+	} {
+		out = append(out, head+"author "+sig+"\ncommitter "+sig+"\n\nsubject\n\nbody\n")
+	}
+	return append(out,
+		"tree "+id+"\nauthor A <a> 1 +0000\ncommitter C <c> 2 +0000\n\n",
+		"tree "+id+"\nauthor A <a> 1 +0000\ncommitter C <c> 2 +0000\n",
+		"tree "+id+"\nauthor A <a> 1 +0000\ncommitter C <c> 2 +0000\n\n\n  leading blank\n",
+		"tree "+id+"\nparent "+id+"\nparent "+strings.Repeat("cd", 20)+"\nauthor A <a> 1 +0000\ncommitter C <c> 2 +0000\n\nmerge",
+		"tree "+id+"\nauthor A <a> 1 +0000\ncommitter C <c> 2 +0000\ngpgsig x\n y\n\nsigned\n",
+		"tree "+id+"\nauthor A <a> 1 +0000\ncommitter C <c> 2 +0000\nencoding latin1\n\nm\n",
+		"tree "+strings.ToUpper(id)+"\nauthor A <a> 1 +0000\ncommitter C <c> 2 +0000\n\nm\n",
+		"tree "+id+"\ncommitter C <c> 2 +0000\n\nno author\n",
+		"tree "+id+"\nauthor A <a> 1 +0000\ncommitter C <c> 2 +0000",
+		"tree "+id+"\nauthor\ncommitter\n\nm",
+		"tree "+id+"\nauthor A <a> 1 +0000\r\ncommitter C <c> 2 +0000\r\n\r\nm",
+		"",
+	)
+}()
+
+// checkParseCommit fails t when parseCommit accepts data and any field
+// differs from go-git's decoding of it.
+func checkParseCommit(t *testing.T, data []byte) {
+	t.Helper()
+	id := strings.Repeat("12", 20)
+	got, ok := parseCommit(id, data)
+	if !ok {
+		return
+	}
+	mo := &plumbing.MemoryObject{}
+	mo.SetType(plumbing.CommitObject)
+	mo.Write(data)
+	var c object.Commit
+	if err := c.Decode(keyedObject{mo, plumbing.NewHash(id)}); err != nil {
+		t.Fatalf("%q: accepted, go-git refuses: %v", data, err)
+	}
+	var parents []string
+	for _, p := range c.ParentHashes {
+		parents = append(parents, p.String())
+	}
+	sameTime := func(a, b time.Time) bool {
+		_, oa := a.Zone()
+		_, ob := b.Zone()
+		return a.Equal(b) && oa == ob && a.Location().String() == b.Location().String()
+	}
+	if got.Hash != c.Hash.String() || got.Tree != c.TreeHash.String() || !slices.Equal(got.Parents, parents) ||
+		got.AuthorName != c.Author.Name || got.AuthorEmail != c.Author.Email || got.Message != c.Message ||
+		!sameTime(got.AuthorDate, c.Author.When) || !sameTime(got.CommitDate, c.Committer.When) {
+		t.Fatalf("%q:\n got %+v\n go-git %s %s %v %q %q %v %v %q", data, got, c.Hash, c.TreeHash, parents,
+			c.Author.Name, c.Author.Email, c.Author.When, c.Committer.When, c.Message)
+	}
+}
+
 // FuzzCommitGraph parses arbitrary commit-graph bodies (the checksum is
 // recomputed so the parser, not the hash, is exercised) and looks every
 // listed commit up: never a panic, and parents are always listed ids.
@@ -272,4 +353,21 @@ func FuzzInflate(f *testing.F) {
 			t.Fatalf("header read: %d bytes %q; want %d bytes %q", m, hdr[:m], end, want[:end])
 		}
 	})
+}
+
+// TestParseCommitMatchesGoGit runs FuzzParseCommit's seeds as a table,
+// and proves the fast path is taken for the canonical ones (a parser
+// that refused everything would pass the fuzz check).
+func TestParseCommitMatchesGoGit(t *testing.T) {
+	accepted := 0
+	for _, c := range commitParseCases {
+		checkParseCommit(t, []byte(c))
+		if _, ok := parseCommit(strings.Repeat("12", 20), []byte(c)); ok {
+			accepted++
+		}
+	}
+	// The 16 signature cases and the first four layouts are canonical.
+	if accepted != 20 {
+		t.Fatalf("parseCommit accepted %d of the canonical cases, want 20", accepted)
+	}
 }

@@ -463,6 +463,14 @@ func (t *TreeReader) Commit(hash string) (*Commit, error) {
 	h := plumbing.NewHash(hash)
 	var obj plumbing.EncodedObject
 	if data, ok := t.fastRead("commit", h); ok {
+		name := hash
+		if !isLowerHexID([]byte(hash)) {
+			name = h.String()
+		}
+		if c, ok := parseCommit(name, data); ok {
+			t.commits[hash] = c
+			return c, nil
+		}
 		mo := &plumbing.MemoryObject{}
 		mo.SetType(plumbing.CommitObject)
 		mo.Write(data)
@@ -600,11 +608,27 @@ func parseCommitHeader(data []byte) (tree string, parents []string, when time.Ti
 	return tree, parents, time.Unix(sec, 0), true
 }
 
-// ReadBlob returns the bytes of a blob.
+// ReadBlob returns the bytes of a blob, the caller's own.
 func (t *TreeReader) ReadBlob(hash string) ([]byte, error) {
 	if data, ok := t.fastRead("blob", plumbing.NewHash(hash)); ok {
 		return bytes.Clone(data), nil
 	}
+	return t.slowBlob(hash)
+}
+
+// BlobView returns the bytes of a blob, which the caller must never
+// modify: they may be the reader's cached copy, shared with later reads.
+// A reader of many versions of many files (freshness's line counts and
+// line maps) saves ReadBlob's copy of each.
+func (t *TreeReader) BlobView(hash string) ([]byte, error) {
+	if data, ok := t.fastRead("blob", plumbing.NewHash(hash)); ok {
+		return data, nil
+	}
+	return t.slowBlob(hash)
+}
+
+// slowBlob reads a blob through go-git.
+func (t *TreeReader) slowBlob(hash string) ([]byte, error) {
 	obj, err := t.st.EncodedObject(plumbing.BlobObject, plumbing.NewHash(hash))
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", hash, err)

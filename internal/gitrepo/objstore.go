@@ -146,6 +146,13 @@ func (r *packReader) ReadByte() (byte, error) {
 
 // bytesAt reads n bytes of pack pi at off (fewer at the end of the pack).
 func (s *objStore) bytesAt(pi int, off int64, b []byte) int {
+	// A header or a base offset lies within one window almost always:
+	// copied from it directly, without the reader that escapes through
+	// io.ReadFull (its allocation and copy were a twentieth of a cold
+	// stale's diffs, issue 18).
+	if w, err := s.window(pi, off); err == nil && len(w) >= len(b) {
+		return copy(b, w)
+	}
 	r := packReader{s: s, pi: pi, off: off}
 	n, _ := io.ReadFull(&r, b)
 	return n
