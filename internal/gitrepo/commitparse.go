@@ -18,17 +18,9 @@ import (
 // a bufio reader, the hex round trips) was a tenth of a cold stale
 // (issue 18, "Speed").
 func parseCommit(hash string, data []byte) (*Commit, bool) {
-	line := func(key string) ([]byte, bool) {
-		if len(data) <= len(key) || string(data[:len(key)]) != key || data[len(key)] != ' ' {
-			return nil, false
-		}
-		nl := bytes.IndexByte(data, '\n')
-		if nl < 0 {
-			return nil, false
-		}
-		v := data[len(key)+1 : nl]
-		data = data[nl+1:]
-		return v, true
+	line := func(key string) (v []byte, ok bool) {
+		v, data, ok = cutHeaderLine(data, key)
+		return v, ok
 	}
 	v, ok := line("tree")
 	if !ok || !isLowerHexID(v) {
@@ -102,6 +94,20 @@ func decodeSignature(b []byte) (name, email string, when time.Time) {
 		mins = -mins
 	}
 	return name, email, when.In(time.FixedZone("", int(hours*60*60+mins*60)))
+}
+
+// cutHeaderLine cuts the header line "key value\n" from the front of
+// data: its value, and the rest after the newline. ok is false, and
+// rest is data, when data does not begin with such a whole line.
+func cutHeaderLine(data []byte, key string) (v, rest []byte, ok bool) {
+	if len(data) <= len(key) || string(data[:len(key)]) != key || data[len(key)] != ' ' {
+		return nil, data, false
+	}
+	nl := bytes.IndexByte(data, '\n')
+	if nl < 0 {
+		return nil, data, false
+	}
+	return data[len(key)+1 : nl], data[nl+1:], true
 }
 
 // isLowerHexID reports whether v is an object name as git writes it: 40

@@ -552,36 +552,17 @@ const commitPrefixBytes = 512
 // last '>', the digits up to the next space; the zone does not change the
 // instant).
 func parseCommitHeader(data []byte) (tree string, parents []string, when time.Time, ok bool) {
-	line := func(key string) ([]byte, bool) {
-		if !bytes.HasPrefix(data, []byte(key+" ")) {
-			return nil, false
-		}
-		nl := bytes.IndexByte(data, '\n')
-		if nl < 0 {
-			return nil, false
-		}
-		v := data[len(key)+1 : nl]
-		data = data[nl+1:]
-		return v, true
-	}
-	isID := func(v []byte) bool {
-		if len(v) != 40 {
-			return false
-		}
-		for _, c := range v {
-			if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-				return false
-			}
-		}
-		return true
+	line := func(key string) (v []byte, ok bool) {
+		v, data, ok = cutHeaderLine(data, key)
+		return v, ok
 	}
 	v, found := line("tree")
-	if !found || !isID(v) {
+	if !found || !isLowerHexID(v) {
 		return "", nil, time.Time{}, false
 	}
 	tree = string(v)
 	for bytes.HasPrefix(data, []byte("parent ")) {
-		if v, found = line("parent"); !found || !isID(v) {
+		if v, found = line("parent"); !found || !isLowerHexID(v) {
 			return "", nil, time.Time{}, false
 		}
 		parents = append(parents, string(v))
