@@ -2,7 +2,6 @@ package gitrepo
 
 import (
 	"bytes"
-	"container/list"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -480,8 +479,8 @@ func (s *objStore) packed(pi int, off int64, depth int) (int, []byte, error) {
 	var data []byte
 	for {
 		key := cacheKey{pi, off}
-		if e, ok := s.cache.get(key); ok {
-			typ, data = e.typ, e.data
+		if t, d, ok := s.cache.get(key); ok {
+			typ, data = t, d
 			break
 		}
 		if len(chain)+depth > maxDeltaChain {
@@ -868,28 +867,44 @@ func deltaSize(b []byte) (uint64, []byte, bool) {
 // 10,000 pages) then rebuild a chain two or three times instead of once.
 type objCache struct {
 	limit, used int
-	lru         *list.List
-	m           map[cacheKey]*list.Element
+	m           map[cacheKey]int32 // key -> index in slots
+	// slots hold the entries, linked most recent first (head) to least
+	// (tail) by index, with the freed ones on a list of their own: an
+	// entry costs no allocation of its own and no interface conversion
+	// (container/list's two allocations per entry and its map were a
+	// twentieth of the chain's diffs in a cold stale).
+	slots      []cacheSlot
+	head, tail int32 // -1 when empty
+	free       int32 // first freed slot, -1 when none
 }
 
-type cached struct {
-	key  cacheKey
-	typ  int
-	data []byte
+type cacheSlot struct {
+	key        cacheKey
+	typ        int
+	data       []byte
+	prev, next int32 // toward head, toward tail; -1 at the ends
 }
 
 func newObjCache(limit int) objCache {
-	return objCache{limit: limit, lru: list.New(), m: map[cacheKey]*list.Element{}}
+	return objCache{limit: limit, m: map[cacheKey]int32{}, head: -1, tail: -1, free: -1}
 }
 
-func (c *objCache) get(k cacheKey) (*cached, bool) {
-	if el, ok := c.m[k]; ok {
-		c.lru.MoveToFront(el)
-		return el.Value.(*cached), true
+// get returns the cached object at k, now the most recently used.
+func (c *objCache) get(k cacheKey) (typ int, data []byte, ok bool) {
+	i, ok := c.m[k]
+	if !ok {
+		return 0, nil, false
 	}
-	return nil, false
+	if i != c.head {
+		c.unlink(i)
+		c.pushFront(i)
+	}
+	e := &c.slots[i]
+	return e.typ, e.data, true
 }
 
+// put caches data at k unless it is larger than a quarter of the bound,
+// then drops the least recently used entries past the bound.
 func (c *objCache) put(k cacheKey, typ int, data []byte) {
 	if len(data) > c.limit/4 {
 		return
@@ -897,13 +912,50 @@ func (c *objCache) put(k cacheKey, typ int, data []byte) {
 	if _, ok := c.m[k]; ok {
 		return
 	}
-	c.m[k] = c.lru.PushFront(&cached{k, typ, data})
+	i := c.free
+	if i >= 0 {
+		c.free = c.slots[i].next
+	} else {
+		i = int32(len(c.slots))
+		c.slots = append(c.slots, cacheSlot{})
+	}
+	c.slots[i] = cacheSlot{key: k, typ: typ, data: data}
+	c.pushFront(i)
+	c.m[k] = i
 	c.used += len(data)
-	for c.used > c.limit {
-		el := c.lru.Back()
-		e := el.Value.(*cached)
-		c.lru.Remove(el)
+	for c.used > c.limit && c.tail >= 0 {
+		j := c.tail
+		e := &c.slots[j]
+		c.unlink(j)
 		delete(c.m, e.key)
 		c.used -= len(e.data)
+		*e = cacheSlot{next: c.free} // drop the bytes for the collector
+		c.free = j
+	}
+}
+
+func (c *objCache) unlink(i int32) {
+	e := &c.slots[i]
+	if e.prev >= 0 {
+		c.slots[e.prev].next = e.next
+	} else {
+		c.head = e.next
+	}
+	if e.next >= 0 {
+		c.slots[e.next].prev = e.prev
+	} else {
+		c.tail = e.prev
+	}
+}
+
+func (c *objCache) pushFront(i int32) {
+	e := &c.slots[i]
+	e.prev, e.next = -1, c.head
+	if c.head >= 0 {
+		c.slots[c.head].prev = i
+	}
+	c.head = i
+	if c.tail < 0 {
+		c.tail = i
 	}
 }
