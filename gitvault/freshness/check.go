@@ -127,6 +127,7 @@ type checker struct {
 	rangeIx   map[string]map[string][]*gitrepo.Commit // rangeIndex, by anchor
 	fp        *fpChain                                // the target's first-parent chain (fpchain.go)
 	leaves    map[treePath]gitrepo.TreeItem           // files seen in the chain's diffs, by tree and path (entry)
+	atTarget  map[string]targetItem                   // the target's entries looked up, by path (targetEntry)
 	differ    *chainDiffer                            // diffs the chain ahead (chaindiff.go)
 	differOff bool                                    // no differ from here on
 	frozen    bool                                    // fp and leaves are shared: read only (parallel.go)
@@ -656,7 +657,7 @@ func (k *checker) verdict(c Citation, anchor *gitrepo.Commit) (Result, error) {
 	if anchor.Hash == k.target.Hash {
 		return res, nil
 	}
-	if et, ok, err := k.entry(k.target.Tree, c.Path); err != nil {
+	if et, ok, err := k.targetEntry(c.Path); err != nil {
 		return res, err
 	} else if ok && et.Hash == ea.Hash && et.Mode == ea.Mode {
 		return res, nil // the same content: nothing that happened in between matters
@@ -704,7 +705,7 @@ func (k *checker) verdict(c Citation, anchor *gitrepo.Commit) (Result, error) {
 			res.Commits, res.Count = f.touched, len(f.touched)
 		}
 	default:
-		et, _, err := k.entry(k.target.Tree, f.path)
+		et, _, err := k.targetEntry(f.path)
 		if err != nil {
 			return res, err
 		}
@@ -736,6 +737,32 @@ func (k *checker) verdict(c Citation, anchor *gitrepo.Commit) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// targetItem is a lookup of one path in the target's tree.
+type targetItem struct {
+	it gitrepo.TreeItem
+	ok bool
+}
+
+// targetEntry is entry in the target's tree, remembered by path: each
+// citation looks its path up there once or twice, and a path is often
+// cited by more than one page. Those lookups walked the trees from the
+// root each time once the reader's memo of names had turned over (a
+// twentieth of a cold stale's verdicts).
+func (k *checker) targetEntry(p string) (gitrepo.TreeItem, bool, error) {
+	if e, ok := k.atTarget[p]; ok {
+		return e.it, e.ok, nil
+	}
+	it, ok, err := k.entry(k.target.Tree, p)
+	if err != nil {
+		return it, ok, err
+	}
+	if k.atTarget == nil {
+		k.atTarget = map[string]targetItem{}
+	}
+	k.atTarget[p] = targetItem{it, ok}
+	return it, ok, nil
 }
 
 // touching lists the commits of anchor..target that change any of the
