@@ -138,6 +138,9 @@ func (k *checker) startDiffer(i int) *chainDiffer {
 		defer close(jobs)
 		tr := k.repo.NewTreeReader()
 		defer tr.Close()
+		if k.sizeHint > 0 {
+			tr.ReserveCommits(k.sizeHint) // it walks the chain too
+		}
 		c, size := start, diffBlockMin
 		for {
 			b := &diffBlock{done: make(chan struct{})}

@@ -132,6 +132,7 @@ type checker struct {
 	differOff bool                                    // no differ from here on
 	frozen    bool                                    // fp and leaves are shared: read only (parallel.go)
 	manyDocs  bool                                    // enough documents for workers (parallel.go)
+	sizeHint  int                                     // commits the chain's maps are made for (reserveHistory)
 }
 
 // Check computes the reports of docs against the target commit (a full
@@ -152,6 +153,7 @@ func Check(repo *gitrepo.Repo, target string, docs []Doc) ([]Report, error) {
 	k := newChecker(repo)
 	defer k.close()
 	k.manyDocs = reportWorkers(len(docs)) >= 2
+	k.reserveHistory(len(docs))
 	var err error
 	if k.shallow, err = repo.Shallow(); err != nil {
 		return nil, err

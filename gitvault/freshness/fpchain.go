@@ -26,6 +26,30 @@ type fpChain struct {
 	done    bool             // the chain ends at list[len-1] (a root or shallow commit)
 }
 
+// Sizing for a Check of many documents. A cold stale of a vault walks
+// and diffs the target's first-parent chain deep into history, one entry
+// per commit in the readers' header memos and the chain's position map,
+// about two per commit among the changed files (leaves): grown step by
+// step, their rehashing was a twentieth of the run (issue 18, cold). The
+// commit-graph's count of commits is the hint, bounded so that a huge
+// history whose pages are all recent reserves little it does not use.
+const (
+	reserveDocs    = 16
+	maxReserveHint = 1 << 16
+)
+
+// reserveHistory sets sizeHint and sizes the reader's header memo for
+// docs documents.
+func (k *checker) reserveHistory(docs int) {
+	if docs < reserveDocs {
+		return
+	}
+	if k.sizeHint = min(k.tr.GraphCommits(), maxReserveHint); k.sizeHint > 0 {
+		k.tr.ReserveCommits(k.sizeHint)
+		k.leaves = make(map[treePath]gitrepo.TreeItem, 2*k.sizeHint)
+	}
+}
+
 // fpPos returns the position of hash on the target's first-parent chain,
 // extending the walk (headers only) as far as needed.
 func (k *checker) fpPos(hash string) (int, bool, error) {
@@ -42,8 +66,10 @@ func (k *checker) fpPos(hash string) (int, bool, error) {
 
 func (k *checker) fpInit() *fpChain {
 	if k.fp == nil {
-		fp := &fpChain{list: []*gitrepo.Commit{k.target}, pos: map[string]int{k.target.Hash: 0}, ix: map[string][]int{}}
-		fp.merges = []int{0}
+		n := max(k.sizeHint, 1)
+		fp := &fpChain{list: make([]*gitrepo.Commit, 1, n), pos: make(map[string]int, n), ix: map[string][]int{}}
+		fp.list[0], fp.pos[k.target.Hash] = k.target, 0
+		fp.merges = make([]int, 1, n)
 		if len(k.target.Parents) > 1 {
 			fp.merges[0] = 1
 		}
