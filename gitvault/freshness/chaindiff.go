@@ -57,10 +57,14 @@ var chainDiffs = true
 
 // Look-ahead bounds: blocks start small and double up to
 // diffBlockMax, and at most diffBlocksAhead wait, so a run that needs
-// only the newest commits diffs few it does not need.
+// only the newest commits diffs few it does not need. Each block starts
+// its worker's delta chains afresh where the other worker left off
+// (their caches are their own), so long blocks rebuild less: on the
+// bench history 1,024 applied 2.5% fewer deltas than 256 and ran a
+// cold Check in 0.95 of the time (in process, median of 6).
 const (
 	diffBlockMin    = 16
-	diffBlockMax    = 256
+	diffBlockMax    = 1024
 	diffBlocksAhead = 2
 )
 
