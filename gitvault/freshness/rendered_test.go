@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -138,6 +139,88 @@ func TestRenderedAnswerIsTheColdAnswer(t *testing.T) {
 	}
 	if want := coldAnswer(t, eng, old, formats[1]); !bytes.Equal(out.Bytes(), want) {
 		t.Errorf("truncated cache file: got %s\nwant %s", out.Bytes(), want)
+	}
+}
+
+// A cache that cannot be written costs only the next run's time: the
+// answer is the cold one all the same, printed whole, and the write's
+// error comes back as the warning (the verdicts' before the answer's,
+// whichever finished first); a cache file that could be written is.
+// Each write is blocked by a directory where its file goes.
+func TestRenderedCacheWriteFails(t *testing.T) {
+	s := gitrepotest.New(t)
+	dir := s.Init(filepath.Join(t.TempDir(), "r"))
+	eng, err := gitvault.Open(gitvault.Options{Workspace: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := setup.Install(eng, "init"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, text := range map[string]string{"src/a.go": "a\n", PagesDir + "/a.md": page([]string{"src/a.go"}, "a\n")} {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(p)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Git(dir, "add", "-A")
+	s.Git(dir, "commit", "-qm", "vault")
+	if err := os.WriteFile(filepath.Join(dir, "src", "a.go"), []byte("b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.Git(dir, "commit", "-qam", "change")
+	cache, err := eng.WS.LocalCacheDir("stale")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Renderer{Name: "json", Render: PrettyJSON}
+	sel := Selection{Rev: "main"}
+	want := coldAnswer(t, eng, sel, r)
+	for _, tc := range []struct {
+		blocked []string // cache files replaced by a directory
+		warn    string   // the file the warning names
+	}{
+		{[]string{"verdicts", "rendered-json"}, "verdicts"},
+		{[]string{"verdicts"}, "verdicts"},
+		{[]string{"rendered-json"}, "rendered-json"},
+	} {
+		if err := os.RemoveAll(cache); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range tc.blocked {
+			if err := os.MkdirAll(filepath.Join(cache, name, "x"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var out bytes.Buffer
+		stale, werr, err := Rendered(eng, sel, r, &out)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.blocked, err)
+		}
+		if !stale || !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("%v: stale %v, answer\n%s\nwant the cold one\n%s", tc.blocked, stale, out.Bytes(), want)
+		}
+		if werr == nil || !strings.Contains(werr.Error(), filepath.Join(cache, tc.warn)) {
+			t.Errorf("%v: warning %v, want one naming %s", tc.blocked, werr, tc.warn)
+		}
+		for _, name := range []string{"verdicts", "rendered-json"} {
+			st, err := os.Stat(filepath.Join(cache, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if blocked := st.IsDir(); blocked != slices.Contains(tc.blocked, name) {
+				t.Errorf("%v: %s: a directory %v", tc.blocked, name, blocked)
+			}
+		}
+		entries, err := os.ReadDir(cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) != 2 {
+			t.Errorf("%v: the cache holds %d entries, want 2 (no temporary file left)", tc.blocked, len(entries))
+		}
 	}
 }
 
