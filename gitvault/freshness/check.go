@@ -778,6 +778,7 @@ func (k *checker) targetEntry(p string) (gitrepo.TreeItem, bool, error) {
 // index, newest first, without a walk of the range.
 func (k *checker) touching(anchor string, fpv *fpView, names map[string]bool, file bool) ([]CommitRef, error) {
 	var commits []*gitrepo.Commit
+	var parents []*gitrepo.Commit // commits[i]'s first parent, when known
 	if fpv != nil && fpv.linear() {
 		seen := map[int]bool{}
 		var at []int
@@ -794,7 +795,10 @@ func (k *checker) touching(anchor string, fpv *fpView, names map[string]bool, fi
 		}
 		sort.Ints(at)
 		for _, i := range at {
+			// i < pa: list[i+1] is on the chain, list[i]'s first parent
+			// (a worker's reader would look its header up again).
 			commits = append(commits, fpv.fp.list[i])
+			parents = append(parents, fpv.fp.list[i+1])
 		}
 	} else {
 		ix, err := k.rangeIndex(anchor)
@@ -825,12 +829,17 @@ func (k *checker) touching(anchor string, fpv *fpView, names map[string]bool, fi
 		}
 	}
 	var out []CommitRef
-	for _, c := range commits {
+	for n, c := range commits {
 		ref := CommitRef{Hash: c.Hash, Date: c.CommitDate}
 		if file && len(out) < MaxCommits {
-			pc, err := k.header(c.Parents[0])
-			if err != nil {
-				return nil, err
+			var pc *gitrepo.Commit
+			if parents != nil {
+				pc = parents[n]
+			} else {
+				var err error
+				if pc, err = k.header(c.Parents[0]); err != nil {
+					return nil, err
+				}
 			}
 			changed, err := k.changedBy(c)
 			if err != nil {
