@@ -122,13 +122,13 @@ func (s *selection) rendered(r Renderer, revKey []byte, w io.Writer) (stale bool
 	// reported as before (the verdicts' first).
 	var verdicts sync.WaitGroup
 	var verdictsErr error
-	reps, _, err := checkCachedKeys(s.repo, s.tr, s.target, s.docs, keys, s.dir, func(cf *cacheFile) error {
-		verdicts.Go(func() { verdictsErr = fsx.WriteFileAtomic(filepath.Join(s.dir, "verdicts"), encodeCache(cf)) })
+	reps, _, err := s.checkKeeping(keys, func(cf *cacheFile) error {
+		verdicts.Go(func() { verdictsErr = s.writeVerdicts(cf) })
 		return nil
 	})
 	if err != nil {
 		verdicts.Wait()
-		return false, nil, fmt.Errorf("Cannot compute freshness: %s", err)
+		return false, nil, err
 	}
 	out := r.Render(s.target, reps)
 	for _, rep := range reps {

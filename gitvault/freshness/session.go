@@ -235,9 +235,16 @@ type selection struct {
 // check computes the reports of the selection's documents (keyed by
 // keys, see cacheKeys) through the verdict cache.
 func (s *selection) check(keys []string) ([]Report, error, error) {
-	keep := func(cf *cacheFile) error {
-		return fsx.WriteFileAtomic(filepath.Join(s.dir, "verdicts"), encodeCache(cf))
-	}
+	return s.checkKeeping(keys, s.writeVerdicts)
+}
+
+// writeVerdicts writes the verdict cache.
+func (s *selection) writeVerdicts(cf *cacheFile) error {
+	return fsx.WriteFileAtomic(filepath.Join(s.dir, "verdicts"), encodeCache(cf))
+}
+
+// checkKeeping is check with keep writing the verdict cache.
+func (s *selection) checkKeeping(keys []string, keep func(cf *cacheFile) error) ([]Report, error, error) {
 	reps, writeErr, err := checkCachedKeys(s.repo, s.tr, s.target, s.docs, keys, s.dir, keep)
 	if err != nil {
 		return nil, nil, fmt.Errorf("Cannot compute freshness: %s", err)

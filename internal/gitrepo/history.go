@@ -1015,8 +1015,8 @@ func entryLen(d []byte) (sp, n int, ok bool) {
 //
 // When the rest of both trees is the same bytes to the end (a commit's
 // change is one entry: after it, everything is), the rest is skipped
-// whole, without measuring its entries one by one: that walk was a
-// quarter of the chain's diffs. Bytes equal to the end are the same
+// whole, without measuring its entries one by one (that walk was most
+// of skipSame's time, itself a quarter of the chain's diffs). Bytes equal to the end are the same
 // entries whatever they hold, so nothing in them can differ (as git
 // never opens a subtree whose id is unchanged, it refuses no damage
 // there either).
