@@ -479,7 +479,11 @@ func (s *objStore) packed(pi int, off int64, depth int) (int, []byte, error) {
 	var data []byte
 	for {
 		key := cacheKey{pi, off}
-		if t, d, ok := s.cache.get(key); ok {
+		get := s.cache.get
+		if len(chain) == 0 && depth == 0 {
+			get = s.cache.getSpent
+		}
+		if t, d, ok := get(key); ok {
 			typ, data = t, d
 			break
 		}
@@ -867,6 +871,7 @@ func deltaSize(b []byte) (uint64, []byte, bool) {
 // 10,000 pages) then rebuild a chain two or three times instead of once.
 type objCache struct {
 	limit, used int
+	spentUsed   int                // bytes of the spent entries
 	m           map[cacheKey]int32 // key -> index in slots
 	// slots hold the entries, linked most recent first (head) to least
 	// (tail) by index, with the freed ones on a list of their own: an
@@ -883,7 +888,11 @@ type cacheSlot struct {
 	typ        int
 	data       []byte
 	prev, next int32 // toward head, toward tail; -1 at the ends
+	spent      bool  // asked for itself again (getSpent); in the tail run
 }
+
+// spentShare: the spent entries are held to this fraction of the bound.
+const spentShare = 16
 
 func newObjCache(limit int) objCache {
 	return objCache{limit: limit, m: map[cacheKey]int32{}, head: -1, tail: -1, free: -1}
@@ -900,7 +909,42 @@ func (c *objCache) get(k cacheKey) (typ int, data []byte, ok bool) {
 		c.pushFront(i)
 	}
 	e := &c.slots[i]
+	if e.spent {
+		e.spent = false
+		c.spentUsed -= len(e.data)
+	}
 	return e.typ, e.data, true
+}
+
+// getSpent returns the cached object at k, now spent: an object asked
+// for itself a second time has most likely been rebuilt as a base on the
+// way to another, and a walk that asked for that other first (a history
+// walked newest first over a fast-import pack's forward chains, each
+// version a delta on the one before) wants it this once and then the
+// bases still below it. A spent entry goes to the back, where it is
+// dropped first, and the spent ones together are held to a fraction of
+// the bound: moved to the front, they pushed those bases out, and kept
+// to the whole bound they were most of the memory a cold stale touched.
+// A spent entry asked for as a base (get) is live again.
+func (c *objCache) getSpent(k cacheKey) (typ int, data []byte, ok bool) {
+	i, ok := c.m[k]
+	if !ok {
+		return 0, nil, false
+	}
+	e := &c.slots[i]
+	typ, data = e.typ, e.data
+	if !e.spent {
+		e.spent = true
+		c.spentUsed += len(e.data)
+	}
+	if i != c.tail {
+		c.unlink(i)
+		c.pushBack(i)
+	}
+	for c.spentUsed > c.limit/spentShare && c.tail >= 0 && c.slots[c.tail].spent {
+		c.evict(c.tail)
+	}
+	return typ, data, true
 }
 
 // put caches data at k unless it is larger than a quarter of the bound,
@@ -924,14 +968,21 @@ func (c *objCache) put(k cacheKey, typ int, data []byte) {
 	c.m[k] = i
 	c.used += len(data)
 	for c.used > c.limit && c.tail >= 0 {
-		j := c.tail
-		e := &c.slots[j]
-		c.unlink(j)
-		delete(c.m, e.key)
-		c.used -= len(e.data)
-		*e = cacheSlot{next: c.free} // drop the bytes for the collector
-		c.free = j
+		c.evict(c.tail)
 	}
+}
+
+// evict drops entry i.
+func (c *objCache) evict(i int32) {
+	e := &c.slots[i]
+	c.unlink(i)
+	delete(c.m, e.key)
+	c.used -= len(e.data)
+	if e.spent {
+		c.spentUsed -= len(e.data)
+	}
+	*e = cacheSlot{next: c.free} // drop the bytes for the collector
+	c.free = i
 }
 
 func (c *objCache) unlink(i int32) {
@@ -957,5 +1008,17 @@ func (c *objCache) pushFront(i int32) {
 	c.head = i
 	if c.tail < 0 {
 		c.tail = i
+	}
+}
+
+func (c *objCache) pushBack(i int32) {
+	e := &c.slots[i]
+	e.prev, e.next = c.tail, -1
+	if c.tail >= 0 {
+		c.slots[c.tail].next = i
+	}
+	c.tail = i
+	if c.head < 0 {
+		c.head = i
 	}
 }
