@@ -244,7 +244,8 @@ func (k *checker) checkAt(anchor, target string, docs []Doc) ([]Report, error) {
 // below it in each directory's chains, about 5 MB on the benchmark's
 // 100 cited directories: its cold stale applied as many deltas with 8
 // MiB as with 32, and 16 leaves room for twice the directories. The 32
-// MiB each before filled with spent trees: 175 MB peak RSS, 125 MB now.
+// MiB each before filled with spent trees: 170-207 MB peak RSS of a
+// cold stale, 128 MB now.
 const deltaCacheBytes = 16 << 20
 
 // newChecker is a checker with its readers and empty memos, for Check and

@@ -382,7 +382,7 @@ func (s *objStore) read(id []byte) (string, []byte, error) {
 	}
 	for pi, p := range s.packs {
 		if off, ok := p.find(id); ok {
-			typ, data, err := s.packed(pi, off, 0)
+			typ, data, err := s.packed(pi, off)
 			if err != nil {
 				return "", nil, errNotHere
 			}
@@ -469,7 +469,7 @@ type cacheKey struct {
 // packed rebuilds the object at off in pack pi: it follows the delta
 // chain down to a cached object or a whole one, then applies the deltas
 // back up, caching each result.
-func (s *objStore) packed(pi int, off int64, depth int) (int, []byte, error) {
+func (s *objStore) packed(pi int, off int64) (int, []byte, error) {
 	type step struct {
 		key   cacheKey
 		delta []byte
@@ -479,15 +479,16 @@ func (s *objStore) packed(pi int, off int64, depth int) (int, []byte, error) {
 	var data []byte
 	for {
 		key := cacheKey{pi, off}
-		get := s.cache.get
-		if len(chain) == 0 && depth == 0 {
-			get = s.cache.getSpent
+		var hit bool
+		if len(chain) == 0 {
+			typ, data, hit = s.cache.getSpent(key) // asked for itself
+		} else {
+			typ, data, hit = s.cache.get(key) // a base of the chain above it
 		}
-		if t, d, ok := get(key); ok {
-			typ, data = t, d
+		if hit {
 			break
 		}
-		if len(chain)+depth > maxDeltaChain {
+		if len(chain) > maxDeltaChain {
 			return 0, nil, errors.New("delta chain too long")
 		}
 		t, size, hdr, err := s.header(pi, off)
@@ -503,7 +504,7 @@ func (s *objStore) packed(pi int, off int64, depth int) (int, []byte, error) {
 			// A whole commit or blob asked for itself is read once by a
 			// walk (the caller keeps what it parsed): caching it would
 			// only push out the trees that are delta bases.
-			if len(chain) > 0 || depth > 0 || t == objTree || t == objTag {
+			if len(chain) > 0 || t == objTree || t == objTag {
 				s.cache.put(key, t, data)
 			}
 		case objOfsDelta:
