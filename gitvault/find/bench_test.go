@@ -155,3 +155,29 @@ func reportPercentiles(b *testing.B, ds []time.Duration) {
 	b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(ds[min(len(ds)-1, len(ds)*99/100)].Microseconds())/1000, "p99-ms")
 }
+
+// BenchmarkBestLines: the best lines of one hit of about 12 kB (the
+// longest page of the prose corpus, scripts/prose-corpus.py), a query of
+// two words, one of them on a few of its lines.
+func BenchmarkBestLines(b *testing.B) {
+	q, err := ParseQuery("context cancellation")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var body []byte
+	for i := 0; len(body) < 12000; i++ {
+		line := fmt.Sprintf("The retryPolicy retries failed webhook deliveries with exponential back-off; max_retries is %d.\n", i)
+		if i%25 == 0 {
+			line = "A request's context is cancelled: return the last response and stop the cancellation timer.\n"
+		}
+		body = append(body, line...)
+	}
+	text := string(body)
+	lm := q.lineMatcher()
+	b.SetBytes(int64(len(text)))
+	for i := 0; i < b.N; i++ {
+		if len(bestLines(lm, text, 1, false)) == 0 {
+			b.Fatal("no best lines")
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/git-echoes/git-echoes/internal/analysis"
 )
 
 // FuzzParseQuery: the parser never panics, refuses with a QueryError,
@@ -47,5 +49,74 @@ func FuzzParseQuery(f *testing.F) {
 		rows.Close()
 		lm := q.lineMatcher()
 		_ = lm.score(s)
+	})
+}
+
+// termsScore is lineMatcher.score's definition, through analysis.Terms:
+// a term clause counts when one of its stems or stemmed wholes is among
+// the line's stems or wholes, a prefix clause when one of its surfaces
+// starts with the prefix.
+func termsScore(q *Query, line string) int {
+	stems, wholes, surfaces := analysis.Terms(line)
+	have := map[string]bool{}
+	for _, s := range append(stems, wholes...) {
+		have[s] = true
+	}
+	n := 0
+	for _, c := range q.clauses {
+		if c.negated {
+			continue
+		}
+		if c.kind == clausePrefix {
+			for _, s := range surfaces {
+				if strings.HasPrefix(s, c.prefix) {
+					n++
+					break
+				}
+			}
+			continue
+		}
+	clause:
+		for _, p := range c.parts {
+			terms := p.Stems
+			if p.Whole != "" {
+				terms = append(terms[:len(terms):len(terms)], analysis.Stem(p.Whole))
+			}
+			for _, s := range terms {
+				if have[s] {
+					n++
+					break clause
+				}
+			}
+		}
+	}
+	return n
+}
+
+// FuzzLineScore: the best lines' matcher gives termsScore's count, for
+// any query and line, with its buffers reused from line to line.
+func FuzzLineScore(f *testing.F) {
+	for _, c := range [][2]string{
+		{"retry backoff", "The retryPolicy retries failed webhook deliveries with exponential back-off."},
+		{"parseConfig pars*", "call parseConfig, then parse_config and ParseConfig"},
+		{`"rate limit" -redis tok*`, "rate-limit RateLimit rate_limit tokens token"},
+		{"café straße", "CAFÉ Strasse straße ﬁle"},
+		{"a* x y x", "x y xylophone a ab abc"},
+		{"context cancellation", "ctx cancelled; context.Context cancellation"},
+		{"parsec*", "parseConfig here"}, // a prefix of a whole is not a prefix of a part
+	} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, query, text string) {
+		q, err := ParseQuery(query)
+		if err != nil {
+			return
+		}
+		lm := q.lineMatcher()
+		for _, line := range append(strings.Split(text, "\n"), text) {
+			if got, want := lm.score(line), termsScore(q, line); got != want {
+				t.Fatalf("query %q, line %q: score %d, want %d", query, line, got, want)
+			}
+		}
 	})
 }

@@ -1,6 +1,7 @@
 package find
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -174,14 +175,25 @@ func (c clause) expr() string {
 }
 
 // lineMatcher scores one line of a hit for the "best lines": how many of
-// the query's positive clauses it contains.
+// the query's positive clauses it contains. It keeps buffers, so it is
+// for one goroutine at a time.
 type lineMatcher struct {
-	terms    []map[string]bool // per positive clause: stems or wholes that satisfy it
-	prefixes []string          // per positive prefix clause
+	clauses  map[string][]int // stem or whole → the positive term clauses it satisfies
+	nclauses int
+	prefixes []string // per positive prefix clause
+
+	x                    *analysis.Columns
+	stems, wholes, parts []byte // the line's terms (Columns.AppendTerms)
+	seen                 []bool // per term clause, during score
 }
 
 func (q *Query) lineMatcher() *lineMatcher {
-	m := &lineMatcher{}
+	m := &lineMatcher{clauses: map[string][]int{}, x: analysis.NewColumns()}
+	add := func(term string) {
+		if l := m.clauses[term]; len(l) == 0 || l[len(l)-1] != m.nclauses {
+			m.clauses[term] = append(l, m.nclauses)
+		}
+	}
 	for _, c := range q.clauses {
 		if c.negated {
 			continue
@@ -190,49 +202,72 @@ func (q *Query) lineMatcher() *lineMatcher {
 		case clausePrefix:
 			m.prefixes = append(m.prefixes, c.prefix)
 		default:
-			set := map[string]bool{}
 			for _, p := range c.parts {
 				for _, s := range p.Stems {
-					set[s] = true
+					add(s)
 				}
 				if p.Whole != "" {
-					set[analysis.Stem(p.Whole)] = true
+					add(analysis.Stem(p.Whole))
 				}
 			}
-			m.terms = append(m.terms, set)
+			m.nclauses++
 		}
 	}
+	m.seen = make([]bool, m.nclauses)
 	return m
 }
 
 // score is the number of clauses the line satisfies (a phrase or compound
 // counts when one of its words is there: the line is a pointer, the
-// ranking already decided the document).
+// ranking already decided the document): a term clause when one of its
+// stems or stemmed wholes is among the line's stems or wholes (stemmed or
+// not), a prefix clause when one of the line's parts starts with it, as
+// analysis.Terms gives them.
 func (m *lineMatcher) score(line string) int {
-	stems, wholes, surfaces := analysis.Terms(line)
-	have := map[string]bool{}
-	for _, s := range stems {
-		have[s] = true
-	}
-	for _, w := range wholes {
-		have[w] = true
-	}
+	m.stems, m.wholes, m.parts = m.stems[:0], m.wholes[:0], m.parts[:0]
+	m.x.AppendTerms(line, &m.stems, &m.wholes, &m.parts)
+	clear(m.seen)
 	n := 0
-	for _, set := range m.terms {
-		for s := range set {
-			if have[s] {
-				n++
-				break
+	mark := func(list []byte) {
+		eachTerm(list, func(t []byte) bool {
+			for _, ci := range m.clauses[string(t)] {
+				if !m.seen[ci] {
+					m.seen[ci] = true
+					n++
+				}
 			}
-		}
+			return n < m.nclauses
+		})
+	}
+	if m.nclauses > 0 {
+		mark(m.stems)
+		mark(m.wholes)
 	}
 	for _, p := range m.prefixes {
-		for _, s := range surfaces {
-			if strings.HasPrefix(s, p) {
-				n++
-				break
-			}
+		found := false
+		eachTerm(m.parts, func(t []byte) bool {
+			found = bytes.HasPrefix(t, []byte(p))
+			return !found
+		})
+		if found {
+			n++
 		}
 	}
 	return n
+}
+
+// eachTerm calls f with each term of a space-separated list until f
+// returns false.
+func eachTerm(list []byte, f func([]byte) bool) {
+	for len(list) > 0 {
+		t := list
+		if k := bytes.IndexByte(list, ' '); k >= 0 {
+			t, list = list[:k], list[k+1:]
+		} else {
+			list = nil
+		}
+		if !f(t) {
+			return
+		}
+	}
 }

@@ -166,6 +166,17 @@ func checkColumns(t *testing.T, x *Columns, text string) {
 	if string(s) != ws || string(w) != ww || string(u) != wu {
 		t.Fatalf("Columns(%q):\n stems %q\n want  %q\n wholes %q\n want   %q\n surfaces %q\n want     %q", text, s, ws, w, ww, u, wu)
 	}
+	// AppendTerms holds Terms' lists, the wholes each as stem then whole.
+	st, wh, pa := Terms(text)
+	var rw []string
+	for i := 0; i+1 < len(wh); i += 2 {
+		rw = append(rw, wh[i+1], wh[i])
+	}
+	s, w, u = s[:0], w[:0], u[:0]
+	x.AppendTerms(text, &s, &w, &u)
+	if string(s) != strings.Join(st, " ") || string(w) != strings.Join(rw, " ") || string(u) != strings.Join(pa, " ") {
+		t.Fatalf("AppendTerms(%q):\n stems %q\n want  %q\n wholes %q\n want   %q\n parts %q\n want  %q", text, s, st, w, rw, u, pa)
+	}
 }
 
 func FuzzColumns(f *testing.F) {
@@ -174,6 +185,27 @@ func FuzzColumns(f *testing.F) {
 	}
 	x := NewColumns()
 	f.Fuzz(func(t *testing.T, text string) { checkColumns(t, x, text) })
+}
+
+// BenchmarkTerms and BenchmarkAppendTerms: the same page, as the best
+// lines of a hit match it (gitvault/find), line by line.
+func BenchmarkTerms(b *testing.B) {
+	line := "The retryPolicy retries failed webhook deliveries with exponential back-off; max_retries is 5."
+	b.SetBytes(int64(len(line)))
+	for i := 0; i < b.N; i++ {
+		Terms(line)
+	}
+}
+
+func BenchmarkAppendTerms(b *testing.B) {
+	line := "The retryPolicy retries failed webhook deliveries with exponential back-off; max_retries is 5."
+	b.SetBytes(int64(len(line)))
+	x := NewColumns()
+	var s, w, u []byte
+	for i := 0; i < b.N; i++ {
+		s, w, u = s[:0], w[:0], u[:0]
+		x.AppendTerms(line, &s, &w, &u)
+	}
 }
 
 // BenchmarkColumns: the page of BenchmarkAnalyze through Columns.
