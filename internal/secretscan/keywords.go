@@ -19,7 +19,9 @@ type keywordSet struct {
 
 func newKeywordSet(keywords []string) *keywordSet {
 	k := &keywordSet{keywords: keywords, nclass: 1}
+	states := 1
 	for _, w := range keywords {
+		states += len(w)
 		for i := 0; i < len(w); i++ {
 			if k.class[w[i]] == 0 {
 				k.class[w[i]] = uint8(k.nclass)
@@ -27,48 +29,55 @@ func newKeywordSet(keywords []string) *keywordSet {
 			}
 		}
 	}
-	// Build the trie (goto function), state 0 the root.
-	trie := [][]int32{make([]int32, k.nclass)}
-	k.out = [][]int{nil}
+	// The trie (goto function) is built in place in the one table the
+	// automaton keeps, state 0 the root: at most one state per keyword
+	// byte, so the table is allocated once (a slice per state and a copy
+	// into the table were most of a gate run's set-up, issue 19).
+	n := k.nclass
+	next := make([]int32, states*n)
+	k.out = make([][]int, 1, states)
+	used := 1
 	for idx, w := range keywords {
-		s := int32(0)
+		s := 0
 		for i := 0; i < len(w); i++ {
-			c := k.class[w[i]]
-			if trie[s][c] == 0 {
-				trie = append(trie, make([]int32, k.nclass))
+			c := int(k.class[w[i]])
+			if next[s*n+c] == 0 {
+				next[s*n+c] = int32(used)
 				k.out = append(k.out, nil)
-				trie[s][c] = int32(len(trie) - 1)
+				used++
 			}
-			s = trie[s][c]
+			s = int(next[s*n+c])
 		}
 		k.out[s] = append(k.out[s], idx)
 	}
+	next = next[:used*n]
 	// Breadth-first: failure links, turned into a full transition table.
-	fail := make([]int32, len(trie))
-	queue := make([]int32, 0, len(trie))
-	for c := 1; c < k.nclass; c++ {
-		if s := trie[0][c]; s != 0 {
+	// A state's row is completed before any deeper state reads it.
+	fail := make([]int32, used)
+	queue := make([]int32, 0, used)
+	for c := 1; c < n; c++ {
+		if s := next[c]; s != 0 {
 			queue = append(queue, s)
 		}
 	}
 	for len(queue) > 0 {
-		s := queue[0]
+		s := int(queue[0])
 		queue = queue[1:]
-		k.out[s] = append(k.out[s], k.out[fail[s]]...)
-		for c := 1; c < k.nclass; c++ {
-			t := trie[s][c]
+		f := int(fail[s])
+		if len(k.out[f]) > 0 {
+			k.out[s] = append(k.out[s], k.out[f]...)
+		}
+		for c := 1; c < n; c++ {
+			t := next[s*n+c]
 			if t == 0 {
-				trie[s][c] = trie[fail[s]][c]
+				next[s*n+c] = next[f*n+c]
 				continue
 			}
-			fail[t] = trie[fail[s]][c]
+			fail[t] = next[f*n+c]
 			queue = append(queue, t)
 		}
 	}
-	k.next = make([]int32, len(trie)*k.nclass)
-	for s, row := range trie {
-		copy(k.next[s*k.nclass:], row)
-	}
+	k.next = next
 	return k
 }
 

@@ -21,10 +21,10 @@ type Finding struct {
 type Scanner struct {
 	rules    []*rule
 	global   []*allowlist
-	keywords *keywordSet
-	byWord   [][]int // keyword index -> rules that hold it
-	words    [][]int // rule index -> its keyword indexes
-	always   []int   // rules without keywords
+	keywords func() *keywordSet // built on the first scan: a scanner extended by WithRules never builds its base's
+	byWord   [][]int            // keyword index -> rules that hold it
+	words    [][]int            // rule index -> its keyword indexes
+	always   []int              // rules without keywords
 }
 
 var (
@@ -69,7 +69,7 @@ func newScanner(rules []*rule, global []*allowlist) *Scanner {
 			s.words[ri] = append(s.words[ri], i)
 		}
 	}
-	s.keywords = newKeywordSet(words)
+	s.keywords = sync.OnceValue(func() *keywordSet { return newKeywordSet(words) })
 	return s
 }
 
@@ -228,17 +228,18 @@ func (s *Scanner) prepare(text string) *scanText {
 	// Which rules run is gitleaks' choice: a keyword in
 	// strings.ToLower(text). Where they run is ours (window.go): the hits
 	// on the text lowercased byte for byte, which for ASCII is the same.
-	sc := &scanText{found: make([]bool, len(s.keywords.keywords)), lower: asciiLower(text), windows: true}
+	kw := s.keywords()
+	sc := &scanText{found: make([]bool, len(kw.keywords)), lower: asciiLower(text), windows: true}
 	if isASCII(text) {
-		sc.hits = s.keywords.hits(sc.lower, nil)
+		sc.hits = kw.hits(sc.lower, nil)
 		for _, h := range sc.hits {
 			sc.found[h.word] = true
 		}
 		return sc
 	}
-	s.keywords.match(strings.ToLower(text), sc.found)
+	kw.match(strings.ToLower(text), sc.found)
 	if sc.windows = !noWindows(text); sc.windows {
-		sc.hits = s.keywords.hits(sc.lower, nil)
+		sc.hits = kw.hits(sc.lower, nil)
 	}
 	return sc
 }
@@ -251,7 +252,7 @@ func (s *Scanner) matches(ri int, re *regexp.Regexp, text string, sc *scanText) 
 		return re.FindAllStringIndex(text, -1)
 	}
 	var out [][]int
-	for _, w := range windowsFor(text, sc.lower, sc.hits, s.words[ri], s.keywords.keywords, p) {
+	for _, w := range windowsFor(text, sc.lower, sc.hits, s.words[ri], s.keywords().keywords, p) {
 		wre := re
 		if w.to < len(text) && p.noEnd != nil {
 			wre = p.noEnd

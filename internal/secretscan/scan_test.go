@@ -1,6 +1,7 @@
 package secretscan
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"testing"
@@ -184,6 +185,33 @@ func TestKeywordSet(t *testing.T) {
 	if !slices.Equal(found, []bool{true, true, false, true, true}) {
 		t.Errorf("found %v", found)
 	}
+}
+
+// FuzzKeywordSet: the automaton over the default rules' keywords finds
+// exactly the occurrences a naive search finds, each at its end offset.
+func FuzzKeywordSet(f *testing.F) {
+	s := mustDefault(f)
+	k := s.keywords()
+	for _, c := range []string{"ushers", "xoxb-123 ghp_abc akia", "sk_live_ pk_test_ aws_secret", "aaaaakey=", ""} {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		lower := asciiLower(text)
+		var want []hit
+		for end := 1; end <= len(lower); end++ {
+			for i, w := range k.keywords {
+				if strings.HasSuffix(lower[:end], w) {
+					want = append(want, hit{word: i, end: end})
+				}
+			}
+		}
+		got := k.hits(lower, nil)
+		order := func(a, b hit) int { return cmp.Or(cmp.Compare(a.end, b.end), cmp.Compare(a.word, b.word)) }
+		slices.SortStableFunc(got, order)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: hits %v, want %v", text, got, want)
+		}
+	})
 }
 
 // FuzzScan: the scanner never fails on the default rules, its findings

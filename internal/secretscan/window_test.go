@@ -59,8 +59,8 @@ func adversarialTexts(t testing.TB) []string {
 	}
 	// Random mixtures.
 	pieces := []func() string{
-		func() string { return s.keywords.keywords[r.IntN(len(s.keywords.keywords))] },
-		func() string { return strings.ToUpper(s.keywords.keywords[r.IntN(len(s.keywords.keywords))]) },
+		func() string { return s.keywords().keywords[r.IntN(len(s.keywords().keywords))] },
+		func() string { return strings.ToUpper(s.keywords().keywords[r.IntN(len(s.keywords().keywords))]) },
 		func() string {
 			return []string{"=", ":", " = ", ": ", "=>", "||", ",", "?=", ":=", "::=", ">", "\"", "'", "`", ";", "\\n"}[r.IntN(16)]
 		},
