@@ -94,8 +94,27 @@ type allowlist struct {
 	pathExprs, regexExprs []string
 	once                  sync.Once
 	paths, regexes        []*regexp.Regexp
-	pathLits              [][]string // per path pattern, literals one of which its matches hold (nil: none known)
 	compileErr            error
+	// The path patterns one by one (pathAllowed): every file of a gate
+	// run asks the global allowlist's 28, and a path without one of a
+	// pattern's required literals never needs it compiled (issue 19:
+	// compiling them all was the largest part of a small check --staged).
+	pathOnce   sync.Once
+	pathLits   [][]string // per path pattern, literals one of which its matches hold (nil: none known)
+	pathRes    []lazyRegexp
+	pathBroken bool // a path pattern does not parse: the paths allow nothing
+}
+
+// lazyRegexp is one expression compiled on first use.
+type lazyRegexp struct {
+	once sync.Once
+	re   *regexp.Regexp
+	err  error
+}
+
+func (l *lazyRegexp) get(expr string) (*regexp.Regexp, error) {
+	l.once.Do(func() { l.re, l.err = regexp.Compile(expr) })
+	return l.re, l.err
 }
 
 // compiled compiles the expressions once. An expression that does not
@@ -107,10 +126,25 @@ func (a *allowlist) compiled() *allowlist {
 		}
 		if a.compileErr != nil {
 			a.paths, a.regexes = nil, nil
-			return
 		}
+	})
+	return a
+}
+
+// pathPlan parses the path patterns once, for their literals. A pattern
+// that does not parse is one that does not compile (regexp.Compile is
+// syntax.Parse, then a compilation of the parsed form that does not fail
+// on what Parse accepts): the paths then allow nothing, as compiled's
+// allowlist would, before any pattern is tried.
+func (a *allowlist) pathPlan() *allowlist {
+	a.pathOnce.Do(func() {
+		a.pathRes = make([]lazyRegexp, len(a.pathExprs))
 		for _, e := range a.pathExprs {
-			a.pathLits = append(a.pathLits, requiredLiterals(e))
+			lits, err := requiredLiterals(e)
+			if err != nil {
+				a.pathBroken = true
+			}
+			a.pathLits = append(a.pathLits, lits)
 		}
 	})
 	return a

@@ -380,8 +380,10 @@ func (a *allowlist) pathAllowed(p string) bool {
 		return false
 	}
 	var lower string
-	a.compiled()
-	for i, re := range a.paths {
+	if a.pathPlan().pathBroken {
+		return false
+	}
+	for i, e := range a.pathExprs {
 		if lits := a.pathLits[i]; lits != nil {
 			if lower == "" {
 				lower = strings.ToLower(p)
@@ -389,6 +391,10 @@ func (a *allowlist) pathAllowed(p string) bool {
 			if !containsAny(lower, lits) {
 				continue // no match can be in a path without one of them
 			}
+		}
+		re, err := a.pathRes[i].get(e)
+		if err != nil {
+			return false // fail closed, as pathBroken
 		}
 		if re.MatchString(p) {
 			return true

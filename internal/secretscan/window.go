@@ -853,21 +853,22 @@ func (h *headSim) union(a, b []int) []int {
 // sides is a superset for case-insensitive literals (strings.ToLower maps
 // U+212A to k), except for U+017F, which folds to s and stays itself: a
 // case-insensitive literal holding an s is not used.
-func requiredLiterals(expr string) []string {
+// The error is syntax.Parse's, with regexp.Compile's flags.
+func requiredLiterals(expr string) ([]string, error) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	lits, ok := required(re)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	for _, l := range lits {
 		if l == "" {
-			return nil
+			return nil, nil
 		}
 	}
-	return lits
+	return lits, nil
 }
 
 func required(re *syntax.Regexp) ([]string, bool) {

@@ -2,6 +2,7 @@ package secretscan
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -227,7 +228,7 @@ func TestRequiredLiterals(t *testing.T) {
 		{`a*`, nil},
 		{`(?:x|y*)z?`, nil},
 	} {
-		if got := requiredLiterals(tc.expr); !slices.Equal(got, tc.want) {
+		if got, err := requiredLiterals(tc.expr); err != nil || !slices.Equal(got, tc.want) {
 			t.Errorf("requiredLiterals(%s) = %q, want %q", tc.expr, got, tc.want)
 		}
 	}
@@ -236,12 +237,56 @@ func TestRequiredLiterals(t *testing.T) {
 		"img.PNG", "img.ſvg", "img.ſVG", "go.sum", "yarn.lock", "bootstrap.min.js", "p/.git", "foo-1.2.dist-info/x",
 		"Keys/x", "Database.refactorlog", "a/.mvn/wrapper/MavenWrapperDownloader.java", "venv/lib/x", "ENV/LIB64/y"}
 	for _, a := range s.global {
-		for i, re := range a.paths {
+		for i, e := range a.pathPlan().pathExprs {
+			re := regexp.MustCompile(e)
 			for _, p := range paths {
 				if re.MatchString(p) && a.pathLits[i] != nil && !containsAny(strings.ToLower(p), a.pathLits[i]) {
 					t.Errorf("%s matches %q, but the pre-filter %q skips it", re, p, a.pathLits[i])
 				}
 			}
 		}
+	}
+}
+
+// TestPathPatternsLazy: pathAllowed compiles a path pattern only when a
+// path holds one of its literals, and answers as every pattern compiled
+// would; a pattern that does not compile makes the paths allow nothing,
+// even a path an earlier pattern matches (fail closed, as compiled).
+func TestPathPatternsLazy(t *testing.T) {
+	p, err := buildConfig(defaultTables, "gitleaks default configuration", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := p.global[0]
+	if g.pathAllowed("EchoesVault/pages/a.md") {
+		t.Fatal("a vault page allowed by the global allowlist")
+	}
+	compiled := 0
+	for i := range g.pathRes {
+		if g.pathRes[i].re != nil {
+			compiled++
+		}
+	}
+	if compiled == 0 || compiled >= len(g.pathExprs)/2 {
+		t.Errorf("a vault page compiled %d of %d path patterns", compiled, len(g.pathExprs))
+	}
+	paths := []string{"EchoesVault/pages/a.md", "x/node_modules/y.js", "A/VENDOR/ruby/x", "lib64/python3.11/site.py",
+		"img.PNG", "img.ſvg", "go.sum", "yarn.lock", "bootstrap.min.js", "p/.git", "foo-1.2.dist-info/x", "gitleaks.toml",
+		"Database.refactorlog", "a/.mvn/wrapper/MavenWrapperDownloader.java", "venv/lib/x", "ENV/LIB64/y", "a/b.DLL", "README.md"}
+	for _, path := range paths {
+		want := false
+		for _, e := range g.pathExprs {
+			want = want || regexp.MustCompile(e).MatchString(path)
+		}
+		if got := g.pathAllowed(path); got != want {
+			t.Errorf("pathAllowed(%q) = %v, every pattern compiled says %v", path, got, want)
+		}
+	}
+	broken := &allowlist{pathExprs: []string{`\.md$`, `(`}}
+	if broken.pathAllowed("a.md") || !broken.pathPlan().pathBroken {
+		t.Error("an allowlist with a pattern that does not compile allowed a path")
+	}
+	if broken.compiled().compileErr == nil {
+		t.Error("compiled accepted the same pattern")
 	}
 }
