@@ -52,15 +52,21 @@ func FuzzParseQuery(f *testing.F) {
 	})
 }
 
-// termsScore is lineMatcher.score's definition, through analysis.Terms:
-// a term clause counts when one of its stems or stemmed wholes is among
-// the line's stems or wholes, a prefix clause when one of its surfaces
-// starts with the prefix.
+// termsScore is lineMatcher.score's definition, over the line's
+// compounds (analysis.Analyze): a term clause counts when one of its
+// stems or stemmed wholes is among the line's stems or wholes (stemmed or
+// not), a prefix clause when one of the line's parts starts with it.
 func termsScore(q *Query, line string) int {
-	stems, wholes, surfaces := analysis.Terms(line)
 	have := map[string]bool{}
-	for _, s := range append(stems, wholes...) {
-		have[s] = true
+	var surfaces []string
+	for _, c := range analysis.Analyze(line) {
+		for _, s := range c.Stems {
+			have[s] = true
+		}
+		if c.Whole != "" {
+			have[c.Whole], have[analysis.Stem(c.Whole)] = true, true
+		}
+		surfaces = append(surfaces, c.Surfaces...)
 	}
 	n := 0
 	for _, c := range q.clauses {

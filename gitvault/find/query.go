@@ -221,8 +221,8 @@ func (q *Query) lineMatcher() *lineMatcher {
 // counts when one of its words is there: the line is a pointer, the
 // ranking already decided the document): a term clause when one of its
 // stems or stemmed wholes is among the line's stems or wholes (stemmed or
-// not), a prefix clause when one of the line's parts starts with it, as
-// analysis.Terms gives them.
+// not), a prefix clause when one of the line's parts starts with it
+// (analysis.Columns.AppendTerms).
 func (m *lineMatcher) score(line string) int {
 	m.stems, m.wholes, m.parts = m.stems[:0], m.wholes[:0], m.parts[:0]
 	m.x.AppendTerms(line, &m.stems, &m.wholes, &m.parts)

@@ -260,16 +260,3 @@ func isConnector(r rune) bool {
 	}
 	return false
 }
-
-// Terms returns the distinct stems, wholes and surfaces of text, the
-// set a literal-free matcher (best lines) compares against.
-func Terms(text string) (stems, wholes, surfaces []string) {
-	for _, c := range Analyze(text) {
-		stems = append(stems, c.Stems...)
-		surfaces = append(surfaces, c.Surfaces...)
-		if c.Whole != "" {
-			wholes = append(wholes, c.Whole, Stem(c.Whole))
-		}
-	}
-	return
-}

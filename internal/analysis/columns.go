@@ -39,12 +39,13 @@ func (x *Columns) Append(text string, stems, wholes, surfaces *[]byte) {
 	x.run(text, sinks{stems: stems, wholes: wholes, parts: surfaces, raw: surfaces})
 }
 
-// AppendTerms appends the terms Terms returns, as space-separated lists:
+// AppendTerms appends Analyze's terms of text as space-separated lists:
 // the stems into stems, each whole's stem and then the whole itself into
 // wholes, and the parts alone (no wholes) into parts. The best lines of a
 // hit (gitvault/find) match every line of a document this way (issue 19):
-// without Analyze's allocations, a line takes about a seventh of Terms'
-// time (BenchmarkAppendTerms against BenchmarkTerms).
+// without Analyze's allocations, a line takes about a seventh of the time
+// of collecting them from Analyze (BenchmarkAppendTerms against
+// BenchmarkTerms).
 func (x *Columns) AppendTerms(text string, stems, wholes, parts *[]byte) {
 	x.run(text, sinks{stems: stems, wholes: wholes, parts: parts, raw: wholes})
 }
