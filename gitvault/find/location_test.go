@@ -3,6 +3,7 @@ package find
 import (
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/git-echoes/git-echoes/gitvault"
@@ -32,6 +33,17 @@ func TestCacheDirIsLocalCacheDir(t *testing.T) {
 				if out, err := cmd.CombinedOutput(); err != nil {
 					t.Fatalf("git %v: %v\n%s", args, err, out)
 				}
+			}
+			if runtime.GOOS == "windows" {
+				// Under wine the Linux git (tools/winegit) writes a Unix
+				// path into the linked worktree's .git file; a path
+				// relative to that file both sides understand (as in
+				// gitvault's TestLocalCacheDir).
+				rel, err := filepath.Rel(linked, filepath.Join(eng.WS.Root, ".git", "worktrees", "linked"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				testenv.WriteFile(t, filepath.Join(linked, ".git"), "gitdir: "+filepath.ToSlash(rel)+"\n")
 			}
 			le, err := gitvault.Open(gitvault.Options{Workspace: linked})
 			if err != nil {

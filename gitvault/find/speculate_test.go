@@ -66,7 +66,10 @@ func sequentialFind(t *testing.T, eng *gitvault.Engine, opt Options) *Result {
 func trySpeculate(t *testing.T, eng *gitvault.Engine, opt Options) (*Result, bool) {
 	t.Helper()
 	q, opt := checked(t, opt)
-	res, _ := speculate(eng.WS, q, opt, sourcesOf(opt))
+	res, pre := speculate(eng.WS, q, opt, sourcesOf(opt))
+	if pre != nil && pre.current != nil {
+		pre.current.close() // Find's open would take it; on Windows an open index cannot be deleted
+	}
 	return res, res != nil
 }
 

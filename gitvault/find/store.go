@@ -79,18 +79,9 @@ func indexDir(cacheDir, root string) string {
 }
 
 // livePragmas are those of a published generation: readers and writers
-// of several processes share it. Reads are memory-mapped (issue 19): a
-// query in a new process starts with an empty page cache, and reading
-// its pages from the mapping, not with pread into pages it allocates,
-// made a warm prose query 0.87-0.94x the wall and 0.86-0.91x the CPU,
-// with 18% fewer page faults (tools/pairbench, three runs of 31 pairs;
-// 0.99x on the generated 10,000 pages, where the ranking, not the page
-// reads, is the cost). SQLite maps at most
-// the file's size, remaps when another connection grew it, and reads
-// with pread beyond the limit or where mapping fails; writes still go
-// through the WAL. The generations are never truncated by us (no
-// VACUUM), and deleting one under a reader unlinks it, as before.
-var livePragmas = []string{"busy_timeout(15000)", "journal_mode(WAL)", "synchronous(NORMAL)", "mmap_size(1073741824)"}
+// of several processes share it. Reads are memory-mapped where the OS
+// lets a mapped file be deleted (mmapPragma).
+var livePragmas = []string{"busy_timeout(15000)", "journal_mode(WAL)", "synchronous(NORMAL)", mmapPragma}
 
 // buildPragmas are those of a generation being built (issue 19): no other
 // process opens it before it is published, and a build that does not
