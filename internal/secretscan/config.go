@@ -93,7 +93,7 @@ type allowlist struct {
 	// up front for a team's configuration, whose errors are reported.
 	pathExprs, regexExprs []string
 	once                  sync.Once
-	paths, regexes        []*regexp.Regexp
+	regexes               []*regexp.Regexp
 	compileErr            error
 	// The path patterns one by one (pathAllowed): every file of a gate
 	// run asks the global allowlist's 28, and a path without one of a
@@ -117,15 +117,21 @@ func (l *lazyRegexp) get(expr string) (*regexp.Regexp, error) {
 	return l.re, l.err
 }
 
-// compiled compiles the expressions once. An expression that does not
-// compile leaves the allowlist allowing nothing by it (fail closed).
+// compiled compiles the expressions once: the regexes, and the path
+// patterns through the slots pathAllowed compiles them in. An expression
+// that does not compile leaves the allowlist allowing nothing by it (fail
+// closed).
 func (a *allowlist) compiled() *allowlist {
 	a.once.Do(func() {
-		if a.paths, a.compileErr = compileAll(a.pathExprs, "paths"); a.compileErr == nil {
-			a.regexes, a.compileErr = compileAll(a.regexExprs, "regexes")
+		a.pathPlan()
+		for i, e := range a.pathExprs {
+			if _, err := a.pathRes[i].get(e); err != nil {
+				a.compileErr = fmt.Errorf("paths: %w", err)
+				return
+			}
 		}
-		if a.compileErr != nil {
-			a.paths, a.regexes = nil, nil
+		if a.regexes, a.compileErr = compileAll(a.regexExprs, "regexes"); a.compileErr != nil {
+			a.regexes = nil
 		}
 	})
 	return a
@@ -134,8 +140,10 @@ func (a *allowlist) compiled() *allowlist {
 // pathPlan parses the path patterns once, for their literals. A pattern
 // that does not parse is one that does not compile (regexp.Compile is
 // syntax.Parse, then a compilation of the parsed form that does not fail
-// on what Parse accepts): the paths then allow nothing, as compiled's
-// allowlist would, before any pattern is tried.
+// on what Parse accepts): the paths then allow nothing, before any
+// pattern is tried. (Only the compiled-in configuration compiles lazily,
+// and TestDefaultAllowlistsCompile compiles all of it; a team's is
+// compiled up front, and refused with its error.)
 func (a *allowlist) pathPlan() *allowlist {
 	a.pathOnce.Do(func() {
 		a.pathRes = make([]lazyRegexp, len(a.pathExprs))
