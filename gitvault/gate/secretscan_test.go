@@ -181,3 +181,17 @@ func TestCheckSecretAllowlists(t *testing.T) {
 		t.Errorf("invalid .gitleaks.toml: %v", secretsOf(res))
 	}
 }
+
+// TestGateScannerCompiles: every rule of the gate's scanner, the memory
+// vault's families included, compiles; they compile on first use, so
+// without this a broken family would surface only in the scan that asks
+// for it (failing closed there).
+func TestGateScannerCompiles(t *testing.T) {
+	s, err := baseSecretScanner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Compile(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -10,11 +10,12 @@ type SecretPattern struct {
 }
 
 // SecretPatterns lists the reference's patterns in their order; a family
-// may have more than one.
+// may have more than one. Listing them compiles none.
 func SecretPatterns() []SecretPattern {
-	out := make([]SecretPattern, len(secretPatterns()))
-	for i, p := range secretPatterns() {
-		out[i] = SecretPattern{Label: p.Label, Regex: p.re.String()}
+	src := secretSources()
+	out := make([]SecretPattern, len(src))
+	for i, p := range src {
+		out[i] = SecretPattern{Label: p.label, Regex: p.expr}
 	}
 	return out
 }

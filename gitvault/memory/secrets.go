@@ -57,23 +57,41 @@ func hasGhToken(s string) bool {
 	return false
 }
 
-// secretPatterns are compiled on first use, not at init (issue 19).
-var secretPatterns = sync.OnceValue(func() []secretPattern {
-	return []secretPattern{
+// secretSource is one credential shape as text: what SecretPatterns
+// hands the gate's scanner, which compiles a family only when a text holds
+// one of its keywords (issue 19: compiling these for every check --staged
+// was part of what its secret rule cost before a page was read).
+type secretSource struct {
+	label, expr string
+	hint        func(string) bool
+}
+
+func secretSources() []secretSource {
+	return []secretSource{
 		// JavaScript's non-Unicode "i" flag folds ASCII letters only; RE2's
 		// (?i) would also fold U+017F into s and U+212A into k, so the case
 		// folding is spelled out (the class already holds both cases).
-		{"provider API key", regexp.MustCompile(`\b[sS][kK]-[A-Za-z0-9_-]{16,}\b`), hasSkDash},
-		{"Stripe key", regexp.MustCompile(`\b(?:sk|rk)_live_[A-Za-z0-9]{16,}\b`), has("_live_")},
-		{"npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{20,}\b`), has("npm_")},
-		{"Hugging Face token", regexp.MustCompile(`\bhf_[A-Za-z0-9]{20,}\b`), has("hf_")},
-		{"GitHub token", regexp.MustCompile(`\bgh[pors]_[A-Za-z0-9]{16,}\b`), hasGhToken},
-		{"GitHub token", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{16,}\b`), has("github_pat_")},
-		{"Google API key", regexp.MustCompile(`\bAIza[A-Za-z0-9_-]{16,}\b`), has("AIza")},
-		{"Slack token", regexp.MustCompile(`\bxox[baprs]-[A-Za-z0-9-]{10,}\b`), has("xox")},
-		{"AWS access key", regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`), func(s string) bool { return strings.Contains(s, "AKIA") || strings.Contains(s, "ASIA") }},
-		{"private key", regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`), has("-----BEGIN ")},
+		{"provider API key", `\b[sS][kK]-[A-Za-z0-9_-]{16,}\b`, hasSkDash},
+		{"Stripe key", `\b(?:sk|rk)_live_[A-Za-z0-9]{16,}\b`, has("_live_")},
+		{"npm token", `\bnpm_[A-Za-z0-9]{20,}\b`, has("npm_")},
+		{"Hugging Face token", `\bhf_[A-Za-z0-9]{20,}\b`, has("hf_")},
+		{"GitHub token", `\bgh[pors]_[A-Za-z0-9]{16,}\b`, hasGhToken},
+		{"GitHub token", `\bgithub_pat_[A-Za-z0-9_]{16,}\b`, has("github_pat_")},
+		{"Google API key", `\bAIza[A-Za-z0-9_-]{16,}\b`, has("AIza")},
+		{"Slack token", `\bxox[baprs]-[A-Za-z0-9-]{10,}\b`, has("xox")},
+		{"AWS access key", `\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`, func(s string) bool { return strings.Contains(s, "AKIA") || strings.Contains(s, "ASIA") }},
+		{"private key", `-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`, has("-----BEGIN ")},
 	}
+}
+
+// secretPatterns are compiled on first use, not at init (issue 19).
+var secretPatterns = sync.OnceValue(func() []secretPattern {
+	src := secretSources()
+	out := make([]secretPattern, len(src))
+	for i, p := range src {
+		out[i] = secretPattern{Label: p.label, re: regexp.MustCompile(p.expr), hint: p.hint}
+	}
+	return out
 })
 
 // DetectSecrets returns the labels of every known secret shape found in

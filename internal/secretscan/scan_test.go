@@ -241,3 +241,34 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
+
+// TestWithRulesCompileOnUse: an extra rule's regex compiles when a text
+// first asks for it. A bad one fails closed there (the scan's error, never
+// a silent pass) and in Compile, while texts that do not ask for it scan.
+func TestWithRulesCompileOnUse(t *testing.T) {
+	s, err := mustDefault(t).WithRules([]ExtraRule{
+		{ID: "good", Regex: `zqx_[a-z]{8}`, Keywords: []string{"zqx_"}},
+		{ID: "bad", Regex: `(unclosed`, Keywords: []string{"qqbadqq"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range s.rules[len(s.rules)-2:] {
+		if r.re != nil || r.reErr != nil {
+			t.Fatalf("rule %s compiled before a scan asked for it", r.ID)
+		}
+	}
+	found, err := s.Scan("notes.md", "", "a zqx_abcdefgh here\n")
+	if err != nil || len(found) != 1 || found[0].RuleID != "good" {
+		t.Fatalf("good rule: %v, %v", found, err)
+	}
+	if _, err := s.Scan("notes.md", "", "this says qqbadqq\n"); err == nil || !strings.Contains(err.Error(), "bad") {
+		t.Fatalf("a text holding the bad rule's keyword: err %v, want the rule's compile error", err)
+	}
+	if err := s.Compile(); err == nil || !strings.Contains(err.Error(), "bad") {
+		t.Fatalf("Compile: %v, want the bad rule's error", err)
+	}
+	if err := mustDefault(t).Compile(); err != nil {
+		t.Fatalf("the compiled-in configuration: %v", err)
+	}
+}
