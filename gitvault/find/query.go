@@ -183,8 +183,9 @@ type lineMatcher struct {
 	prefixes []string // per positive prefix clause
 
 	x                    *analysis.Columns
-	stems, wholes, parts []byte // the line's terms (Columns.AppendTerms)
-	seen                 []bool // per term clause, during score
+	first                *[256]bool // the first bytes of the clauses' terms and prefixes; nil: every term
+	stems, wholes, parts []byte     // the line's terms (Columns.AppendTermsFirst)
+	seen                 []bool     // per term clause, during score
 }
 
 func (q *Query) lineMatcher() *lineMatcher {
@@ -214,6 +215,25 @@ func (q *Query) lineMatcher() *lineMatcher {
 		}
 	}
 	m.seen = make([]bool, m.nclauses)
+	// A line's term can only equal a clause's term, or start with a
+	// prefix, when their first bytes are the same: the line's other words
+	// need not be stemmed (Columns.AppendTermsFirst).
+	first := new([256]bool)
+	for t := range m.clauses {
+		if t == "" {
+			first = nil
+			break
+		}
+		first[t[0]] = true
+	}
+	for _, p := range m.prefixes {
+		if first == nil || p == "" {
+			first = nil
+			break
+		}
+		first[p[0]] = true
+	}
+	m.first = first
 	return m
 }
 
@@ -225,7 +245,11 @@ func (q *Query) lineMatcher() *lineMatcher {
 // (analysis.Columns.AppendTerms).
 func (m *lineMatcher) score(line string) int {
 	m.stems, m.wholes, m.parts = m.stems[:0], m.wholes[:0], m.parts[:0]
-	m.x.AppendTerms(line, &m.stems, &m.wholes, &m.parts)
+	if m.first != nil {
+		m.x.AppendTermsFirst(line, m.first, &m.stems, &m.wholes, &m.parts)
+	} else {
+		m.x.AppendTerms(line, &m.stems, &m.wholes, &m.parts)
+	}
 	clear(m.seen)
 	n := 0
 	mark := func(list []byte) {

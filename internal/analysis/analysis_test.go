@@ -191,6 +191,40 @@ func checkColumns(t *testing.T, x *Columns, text string) {
 	if string(s) != strings.Join(st, " ") || string(w) != strings.Join(rw, " ") || string(u) != strings.Join(pa, " ") {
 		t.Fatalf("AppendTerms(%q):\n stems %q\n want  %q\n wholes %q\n want   %q\n parts %q\n want  %q", text, s, st, w, rw, u, pa)
 	}
+	// AppendTermsFirst is AppendTerms' lists with only the terms whose
+	// first byte is marked: the first bytes of every other term, and then
+	// of a fixed half of the ASCII letters.
+	lists := [3][]string{st, rw, pa}
+	var alternate, letters [256]bool
+	k := 0
+	for _, l := range lists {
+		for _, term := range l {
+			if term != "" && k%2 == 0 {
+				alternate[term[0]] = true
+			}
+			k++
+		}
+	}
+	for c := 'a'; c <= 'm'; c++ {
+		letters[c] = true
+	}
+	for _, first := range []*[256]bool{&alternate, &letters} {
+		var want [3]string
+		for i, l := range lists {
+			var kept []string
+			for _, term := range l {
+				if term != "" && first[term[0]] {
+					kept = append(kept, term)
+				}
+			}
+			want[i] = strings.Join(kept, " ")
+		}
+		s, w, u = s[:0], w[:0], u[:0]
+		x.AppendTermsFirst(text, first, &s, &w, &u)
+		if string(s) != want[0] || string(w) != want[1] || string(u) != want[2] {
+			t.Fatalf("AppendTermsFirst(%q):\n stems %q\n want  %q\n wholes %q\n want   %q\n parts %q\n want  %q", text, s, want[0], w, want[1], u, want[2])
+		}
+	}
 }
 
 func FuzzColumns(f *testing.F) {
@@ -233,4 +267,26 @@ func BenchmarkColumns(b *testing.B) {
 		s, w, u = s[:0], w[:0], u[:0]
 		x.Append(text, &s, &w, &u)
 	}
+}
+
+// FuzzStemKeepsFirstByte: a stem begins with its word's first byte
+// (Snowball English changes endings only). The best lines of a hit rely
+// on it to stem only the words that can match a query term
+// (Columns.AppendTermsFirst).
+func FuzzStemKeepsFirstByte(f *testing.F) {
+	for _, w := range []string{"dying", "skies", "ies", "yes", "sses", "generously", "ugly", "news", "eed", "ying", "aaa", "cancellation"} {
+		f.Add(w)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		w := make([]byte, 0, len(in))
+		for i := 0; i < len(in) && len(w) < MaxWordBytes; i++ {
+			w = append(w, 'a'+in[i]%26)
+		}
+		if len(w) == 0 {
+			return
+		}
+		if s := Stem(string(w)); s == "" || s[0] != w[0] {
+			t.Fatalf("Stem(%q) = %q", w, s)
+		}
+	})
 }

@@ -50,10 +50,28 @@ func (x *Columns) AppendTerms(text string, stems, wholes, parts *[]byte) {
 	x.run(text, sinks{stems: stems, wholes: wholes, parts: parts, raw: wholes})
 }
 
+// AppendTermsFirst is AppendTerms keeping only the terms whose first byte
+// is marked in first (an empty term is not kept). A stem begins with its
+// word's first byte (Snowball English changes endings only:
+// FuzzStemKeepsFirstByte), and a whole with its first part's, so an ASCII
+// word whose folded first byte is not marked is not stemmed at all: the
+// best lines of a hit ask only for terms that can equal a query's, and
+// stemming every other word of the hit was most of their cost (issue 19).
+func (x *Columns) AppendTermsFirst(text string, first *[256]bool, stems, wholes, parts *[]byte) {
+	x.run(text, sinks{stems: stems, wholes: wholes, parts: parts, raw: wholes, first: first})
+}
+
 // sinks are where run appends each kind of term: a compound's stems, the
 // stem of its whole, its parts (folded surfaces) and its whole as folded
 // (after the stem when raw is wholes, after the parts when raw is parts).
-type sinks struct{ stems, wholes, parts, raw *[]byte }
+// A non-nil first keeps only the terms whose first byte it marks.
+type sinks struct {
+	stems, wholes, parts, raw *[]byte
+	first                     *[256]bool
+}
+
+// keeps reports whether term t is kept.
+func (d *sinks) keeps(t string) bool { return d.first == nil || len(t) > 0 && d.first[t[0]] }
 
 func (x *Columns) run(text string, d sinks) {
 	text = norm.NFKC.String(text)
@@ -110,12 +128,20 @@ func (x *Columns) run(text string, d sinks) {
 			x.asciiCompound(text[start:end], d)
 		} else if cp, ok := compound(text[start:end], 0); ok {
 			for k, s := range cp.Stems {
-				appendTerm(d.stems, s)
-				appendTerm(d.parts, cp.Surfaces[k])
+				if d.keeps(s) {
+					appendTerm(d.stems, s)
+				}
+				if d.keeps(cp.Surfaces[k]) {
+					appendTerm(d.parts, cp.Surfaces[k])
+				}
 			}
 			if cp.Whole != "" {
-				appendTerm(d.wholes, Stem(cp.Whole))
-				appendTerm(d.raw, cp.Whole)
+				if s := Stem(cp.Whole); d.keeps(s) {
+					appendTerm(d.wholes, s)
+				}
+				if d.keeps(cp.Whole) {
+					appendTerm(d.raw, cp.Whole)
+				}
 			}
 		}
 		i = end
@@ -151,8 +177,10 @@ func (x *Columns) asciiCompound(raw string, d sinks) {
 				p = p[:MaxWordBytes]
 			}
 			x.part = p
-			appendTerm(d.stems, x.stem(p))
-			appendTermBytes(d.parts, p)
+			if d.first == nil || d.first[p[0]] { // p's stem begins with p[0]
+				appendTerm(d.stems, x.stem(p))
+				appendTermBytes(d.parts, p)
+			}
 			x.whole = append(x.whole, p...)
 			nparts++
 		}
@@ -182,8 +210,10 @@ func (x *Columns) asciiCompound(raw string, d sinks) {
 		if len(w) > MaxWordBytes {
 			w = w[:MaxWordBytes]
 		}
-		appendTerm(d.wholes, x.stem(w))
-		appendTermBytes(d.raw, w)
+		if d.first == nil || d.first[w[0]] {
+			appendTerm(d.wholes, x.stem(w))
+			appendTermBytes(d.raw, w)
+		}
 	}
 }
 
