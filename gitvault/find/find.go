@@ -495,8 +495,15 @@ func queryTx(ctx context.Context, tx *sql.Tx, q *Query, opt Options, src sourceS
 		res.More = true
 	}
 	lm := q.lineMatcher()
+	// One statement for every hit's body: QueryRow on the transaction
+	// would compile the same SQL once per hit.
+	bodyStmt, err := tx.Prepare(`SELECT body FROM bodies WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer bodyStmt.Close()
 	for _, c := range cands {
-		if err := tx.QueryRow(`SELECT body FROM bodies WHERE id = ?`, c.id).Scan(&c.body); err != nil {
+		if err := bodyStmt.QueryRow(c.id).Scan(&c.body); err != nil {
 			return err
 		}
 		h := c.hit
