@@ -15,6 +15,7 @@ func TestCommonDirAtMatchesOpenAndGit(t *testing.T) {
 	top := committedRepo(t, sb)
 	linked := filepath.Join(filepath.Dir(top), "linked")
 	sb.Git(top, "worktree", "add", "-q", linked)
+	relativeWorktreeGitFile(t, linked)
 	for _, wt := range []string{top, linked} {
 		got, err := CommonDirAt(wt)
 		if err != nil {
@@ -27,7 +28,7 @@ func TestCommonDirAtMatchesOpenAndGit(t *testing.T) {
 		if got != r.CommonDir() {
 			t.Errorf("%s: CommonDirAt = %s, Open.CommonDir = %s", wt, got, r.CommonDir())
 		}
-		want := strings.TrimSpace(sb.Git(wt, "rev-parse", "--path-format=absolute", "--git-common-dir"))
+		want := hostPath(strings.TrimSpace(sb.Git(wt, "rev-parse", "--path-format=absolute", "--git-common-dir")))
 		if w, err := filepath.EvalSymlinks(want); err == nil {
 			want = w
 		}

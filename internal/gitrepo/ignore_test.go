@@ -2,7 +2,10 @@ package gitrepo
 
 import (
 	"os"
+	"path"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,6 +13,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo/gitrepotest"
 	"github.com/git-echoes/git-echoes/internal/testenv"
+	"github.com/git-echoes/git-echoes/internal/winname"
 )
 
 // Where core.excludesFile comes from in a scenario.
@@ -34,12 +38,16 @@ type ignoreScenario struct {
 type gitCheck struct{ source, line, pattern string }
 
 // sourceKind maps a check-ignore source to a comparable name: the .gitignore
-// path, "info" or "global".
+// path, "info" or "global". Separators are made slashes first: on Windows
+// Match.Source spells info/exclude C:\...\.git\info\exclude, and git
+// prints .git/info/exclude (and, through the wine bridge, absolute Unix
+// paths, which are absolute here too).
 func sourceKind(src string) string {
+	src = filepath.ToSlash(src)
 	switch {
 	case strings.HasSuffix(src, "info/exclude"):
 		return "info"
-	case filepath.Base(src) == ".gitignore" && !filepath.IsAbs(src):
+	case path.Base(src) == ".gitignore" && !filepath.IsAbs(src) && !strings.HasPrefix(src, "/"):
 		return src
 	default:
 		return "global"
@@ -50,6 +58,9 @@ func sourceKind(src string) string {
 // (files and directories) in it, with isDir.
 func setupScenario(t *testing.T, sb *gitrepotest.Sandbox, sc ignoreScenario) (top string, paths map[string]bool, env []string) {
 	t.Helper()
+	if runtime.GOOS == "windows" {
+		checkWindowsNames(t, sc.files)
+	}
 	top = sb.Init(filepath.Join(t.TempDir(), "repo"))
 	for p, c := range sc.files {
 		testenv.WriteFile(t, filepath.Join(top, p), c)
@@ -66,7 +77,18 @@ func setupScenario(t *testing.T, sb *gitrepotest.Sandbox, sc ignoreScenario) (to
 	case exclExplicit:
 		p := filepath.Join(t.TempDir(), "global-ignore")
 		testenv.WriteFile(t, filepath.Join(filepath.Dir(p), "global-ignore"), sc.excludes)
-		sb.Git(top, "config", "core.excludesFile", p)
+		if underWineGit() {
+			// Through the bridge `git config` would store the Unix path
+			// of p, which is no absolute path here. The config holds p as
+			// Git for Windows writes it (backslashes escaped), for
+			// the reader under test; the Linux git, which would take that
+			// for a relative path, is given the same file in the
+			// command-line scope (the bridge translates the value).
+			appendFile(t, filepath.Join(top, ".git", "config"), "[core]\n\texcludesFile = "+configPath(p)+"\n")
+			env = append(env, wineExcludesFile(p)...)
+		} else {
+			sb.Git(top, "config", "core.excludesFile", p)
+		}
 	case exclTilde:
 		testenv.WriteFile(t, filepath.Join(sb.Home, "my ignores/ignore"), sc.excludes)
 		sb.Git(top, "config", "core.excludesFile", "~/my ignores/ignore")
@@ -75,6 +97,13 @@ func setupScenario(t *testing.T, sb *gitrepotest.Sandbox, sc ignoreScenario) (to
 		testenv.WriteFile(t, filepath.Join(xdg, "git/ignore"), sc.excludes)
 		t.Setenv("XDG_CONFIG_HOME", xdg)
 		env = append(env, "XDG_CONFIG_HOME="+xdg)
+		if underWineGit() {
+			// The bridge forwards GIT_*, HOME, TZ and the locale only, so
+			// the Linux git never sees XDG_CONFIG_HOME. It is told the
+			// file that variable designates; the reader under test still
+			// finds it from XDG_CONFIG_HOME alone.
+			env = append(env, wineExcludesFile(filepath.Join(xdg, "git", "ignore"))...)
+		}
 	case exclHomeXDG:
 		testenv.WriteFile(t, filepath.Join(sb.Home, ".config/git/ignore"), sc.excludes)
 	}
@@ -100,6 +129,35 @@ func setupScenario(t *testing.T, sb *gitrepotest.Sandbox, sc ignoreScenario) (to
 		t.Fatal(err)
 	}
 	return top, paths, env
+}
+
+// wineExcludesFile is the environment setting core.excludesFile to p for a
+// git run through the wine bridge, which translates the value (an absolute
+// Windows path) into the Unix path of the same file.
+func wineExcludesFile(p string) []string {
+	return []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.excludesFile", "GIT_CONFIG_VALUE_0=" + p}
+}
+
+// checkWindowsNames fails the test when a scenario's paths cannot all
+// exist side by side on Windows: a name Windows cannot hold (winname), or
+// two paths equal but for case (NTFS and Wine fold case, so they would be
+// one file, and what git walks would not be what the test wrote).
+func checkWindowsNames(t *testing.T, files map[string]string) {
+	t.Helper()
+	spelled := map[string]string{}
+	for p := range files {
+		if prefix, reason := winname.PathReason(p); reason != "" {
+			t.Fatalf("scenario: %q cannot exist on Windows (%q %s)", p, prefix, reason)
+		}
+		parts := strings.Split(p, "/")
+		for k := range parts {
+			pre := strings.Join(parts[:k+1], "/")
+			if s, ok := spelled[strings.ToLower(pre)]; ok && s != pre {
+				t.Fatalf("scenario: %q and %q differ only in case, one path on Windows", s, pre)
+			}
+			spelled[strings.ToLower(pre)] = pre
+		}
+	}
 }
 
 // compareScenario checks ExcludeMatch against git check-ignore for every
@@ -253,6 +311,11 @@ func TestIgnoreHandPicked(t *testing.T) {
 		{"trailing spaces trimmed unless escaped", ignoreScenario{files: map[string]string{
 			".gitignore": "plain   \nesc\\ \ntab\t\n", "plain": "", "esc ": "", "esc": "", "tab\t": "", "tab": "",
 		}}, map[string]bool{"plain": true, "esc ": true, "esc": false, "tab\t": true, "tab": false}},
+		// The same file with the names Windows can hold (no trailing space,
+		// no tab): only the trimming decides here.
+		{"trailing spaces trimmed, names Windows can hold", ignoreScenario{files: map[string]string{
+			".gitignore": "plain   \nesc\\ \ntab\t\n", "plain": "", "esc": "", "tab": "",
+		}}, map[string]bool{"plain": true, "esc": false, "tab": false}},
 		{"escaped hash and bang", ignoreScenario{files: map[string]string{
 			".gitignore": "#comment\n\\#hash\n\\!bang\n", "#hash": "", "!bang": "", "#comment": "",
 		}}, map[string]bool{"#hash": true, "!bang": true, "#comment": false}},
@@ -284,14 +347,24 @@ func TestIgnoreHandPicked(t *testing.T) {
 		{"ignoreCase", ignoreScenario{files: map[string]string{
 			// git quirk kept on purpose: a single upper-case letter in a
 			// class never matches under core.ignoreCase, a range does.
-			".gitignore": "*.LOG\nBuild/\n[A-C]x\n[Q]z\n", "a.log": "", "build/o": "", "bx": "", "dx": "", "Qz": "", "qz": "",
-		}, ignoreCase: true}, map[string]bool{"a.log": true, "build/o": true, "bx": true, "dx": false, "Qz": false, "qz": false}},
+			// qz is one level down so that Qz and it can coexist on a
+			// case-insensitive file system (the pattern has no slash: it
+			// matches the base name at any depth).
+			".gitignore": "*.LOG\nBuild/\n[A-C]x\n[Q]z\n", "a.log": "", "build/o": "", "bx": "", "dx": "", "Qz": "", "q/qz": "",
+		}, ignoreCase: true}, map[string]bool{"a.log": true, "build/o": true, "bx": true, "dx": false, "Qz": false, "q/qz": false}},
 		{"tracked but ignored is still ignored", ignoreScenario{files: map[string]string{
 			".gitignore": "index.md\n", "index.md": "", "page.md": "",
 		}, stage: []string{"index.md"}}, map[string]bool{"index.md": true, "page.md": false}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if runtime.GOOS == "windows" {
+				for p := range c.sc.files {
+					if prefix, reason := winname.PathReason(p); reason != "" {
+						t.Skipf("%q cannot exist on Windows (%q %s)", p, prefix, reason)
+					}
+				}
+			}
 			sb := gitrepotest.New(t)
 			compareScenario(t, sb, c.sc)
 			top, _, _ := setupScenario(t, sb, c.sc)
@@ -312,11 +385,50 @@ func TestIgnoreHandPicked(t *testing.T) {
 	}
 }
 
+// windowsSpelling returns, on Windows, a function giving each path the
+// spelling of the first path of the scenario equal to it but for case,
+// prefix by prefix (Foo/x after foo/ becomes foo/x), so that a scenario's
+// paths are distinct case-insensitively: NTFS and Wine would make Foo/ and
+// foo/ one directory, and git, walking it, would not see the paths the test
+// wrote. Both spellings still occur, in different places. Elsewhere it is
+// the identity.
+func windowsSpelling() func(string) string {
+	if runtime.GOOS != "windows" {
+		return func(p string) string { return p }
+	}
+	first := map[string]string{} // folded path -> its first spelling
+	return func(p string) string {
+		if p == "" {
+			return p
+		}
+		out := ""
+		for _, c := range strings.Split(p, "/") {
+			if out != "" {
+				out += "/"
+			}
+			out += c
+			if s, ok := first[strings.ToLower(out)]; ok {
+				out = s
+			} else {
+				first[strings.ToLower(out)] = out
+			}
+		}
+		return out
+	}
+}
+
 // TestIgnoreDifferential compares generated scenarios with git.
 func TestIgnoreDifferential(t *testing.T) {
 	dirNames := []string{"a", "b", "foo", "Foo", "sub", "x.log", "d.d", "[x]"}
 	fileNames := []string{"a", "b", "c", "foo", "Foo", "bar.txt", "x.log", "y.LOG", "sp ace", "tr ",
 		"[x]", "#h", "!bang", "\u00e9t\u00e9", "ab", "abc", "keep.log", "a.tmp", "z"}
+	if runtime.GOOS == "windows" {
+		// Windows drops a trailing space from a name ("tr " would be
+		// created as "tr"): the file is "tr", still met by the trimmed
+		// pattern "tr " and not by the escaped "tr\ ".
+		fileNames = slices.Clone(fileNames)
+		fileNames[slices.Index(fileNames, "tr ")] = "tr"
+	}
 	atoms := []string{"a", "b", "foo", "*", "?", "**", "[a-f]", "x.*", "*.log", "[!a]*", "f?o", "[[:upper:]]oo", "\\#h", "sub"}
 	fixed := []string{"*.log", "!keep.log", "foo/", "/a", "a/b", "**/b", "a/**", "a/**/c", "**/foo/", "*/b",
 		"**", "*", "[]x]", "[a-]", "\\[x]", "[x]", "#h", "\\#h", "!bang", "\\!bang", "tr\\ ", "tr ", "tr\\",
@@ -369,6 +481,7 @@ func TestIgnoreDifferential(t *testing.T) {
 	for round := 0; round < rounds; round++ {
 		r := gitrepotest.NewRand(uint64(round) + 1)
 		sc := ignoreScenario{files: map[string]string{}, ignoreCase: round%5 == 4}
+		spell := windowsSpelling()
 		var dirs []string
 		for i := 0; i < 25; i++ {
 			depth := r.Intn(4)
@@ -376,13 +489,13 @@ func TestIgnoreDifferential(t *testing.T) {
 			for j := 0; j < depth; j++ {
 				parts = append(parts, gitrepotest.Pick(r, dirNames))
 			}
-			d := strings.Join(parts, "/")
+			d := spell(strings.Join(parts, "/"))
 			p := gitrepotest.Pick(r, fileNames)
 			if d != "" {
 				p = d + "/" + p
 				dirs = append(dirs, d)
 			}
-			sc.files[p] = "x"
+			sc.files[spell(p)] = "x"
 		}
 		// A file and a directory cannot share a name: drop such files.
 		for _, d := range dirs {

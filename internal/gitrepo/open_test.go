@@ -212,13 +212,30 @@ func TestConfigPrecedence(t *testing.T) {
 	testenv.WriteFile(t, filepath.Join(dir, "included"), "[echo]\n\tinc = included\n\tall = included\n")
 	testenv.WriteFile(t, filepath.Join(dir, "cond"), "[echo]\n\tcond = matched\n")
 	testenv.WriteFile(t, filepath.Join(dir, "nocond"), "[echo]\n\tnocond = wrongly matched\n")
-	if err := os.WriteFile(sb.GlobalConfig, []byte(
-		"[echo]\n\tglobal = global\n\tall = global\n"+
-			"[include]\n\tpath = "+filepath.Join(dir, "included")+"\n"+
-			"[includeIf \"gitdir:"+top+"/\"]\n\tpath = "+filepath.Join(dir, "cond")+"\n"+
-			"[includeIf \"gitdir:/nowhere/\"]\n\tpath = "+filepath.Join(dir, "nocond")+"\n"+
-			"[includeIf \"onbranch:main\"]\n\tpath = "+filepath.Join(dir, "cond")+"\n"), 0o644); err != nil {
+	// global is the global configuration with the paths spelled by path (a
+	// config value) and the work tree's top spelled top (a gitdir: pattern
+	// is a wildmatch pattern: slashes, as Git for Windows wants them).
+	global := func(path func(string) string, top string) []byte {
+		return []byte("[echo]\n\tglobal = global\n\tall = global\n" +
+			"[include]\n\tpath = " + path(filepath.Join(dir, "included")) + "\n" +
+			"[includeIf \"gitdir:" + top + "/\"]\n\tpath = " + path(filepath.Join(dir, "cond")) + "\n" +
+			"[includeIf \"gitdir:/nowhere/\"]\n\tpath = " + path(filepath.Join(dir, "nocond")) + "\n" +
+			"[includeIf \"onbranch:main\"]\n\tpath = " + path(filepath.Join(dir, "cond")) + "\n")
+	}
+	if err := os.WriteFile(sb.GlobalConfig, global(configPath, filepath.ToSlash(top)), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	// Under the wine bridge the Linux git cannot read the Windows paths of
+	// that file (to it, C:/... is relative): the git it compares with reads
+	// the same configuration spelled with the Unix paths of the same files
+	// and the top git itself reports, from a second global file.
+	var gitGlobal string
+	if underWineGit() {
+		gitGlobal = filepath.Join(dir, "gitconfig-unix")
+		unixTop := strings.TrimSpace(sb.Git(top, "rev-parse", "--show-toplevel"))
+		if err := os.WriteFile(gitGlobal, global(func(p string) string { return gitSidePath(t, p) }, unixTop), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	local := filepath.Join(top, ".git", "config")
 	data, err := os.ReadFile(local)
@@ -253,6 +270,9 @@ func TestConfigPrecedence(t *testing.T) {
 	}
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "")
 	env = append(env, "GIT_CONFIG_NOSYSTEM=")
+	if gitGlobal != "" {
+		env = append(env, "GIT_CONFIG_GLOBAL="+gitGlobal) // git only: after the Setenv above
+	}
 
 	r, err := Open(top)
 	if err != nil {
