@@ -315,7 +315,15 @@ func (c *configParser) gitdirMatches(pat, from string, icase bool) bool {
 	case strings.HasPrefix(pat, "./"):
 		pat = filepath.ToSlash(filepath.Dir(from)) + pat[1:]
 	case strings.HasPrefix(pat, "~/"):
-		pat = expandHome(pat, c.home)
+		// git's interpolate_path: $HOME, then the pattern's rest as
+		// written. filepath.Join would drop a trailing "/" (so "~/work/"
+		// never became "~/work/**") and, on Windows, write backslashes,
+		// which wildmatch reads as escapes. Without a home, git's
+		// expansion fails and the condition is false.
+		if c.home == "" {
+			return false
+		}
+		pat = filepath.ToSlash(c.home) + pat[1:]
 	case !filepath.IsAbs(pat):
 		pat = "**/" + pat
 	}

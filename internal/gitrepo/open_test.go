@@ -412,3 +412,44 @@ func corruptIndexChecksum(t *testing.T, top string) {
 		t.Fatal(err)
 	}
 }
+
+// TestIncludeIfGitdirHome: includeIf "gitdir:~/..." patterns, against git.
+// "~/work/" matches every repository below ~/work (a trailing slash is
+// "/**"); it used to be joined with filepath.Join, which dropped that
+// slash, so such an include never applied.
+func TestIncludeIfGitdirHome(t *testing.T) {
+	sb := gitrepotest.New(t)
+	top := sb.Init(filepath.Join(sb.Home, "work", "repo"))
+	for name, v := range map[string]string{"slash": "slash", "bare": "bare", "icase": "icase", "other": "other"} {
+		testenv.WriteFile(t, filepath.Join(sb.Home, "inc-"+name), "[echo]\n\t"+name+" = "+v+"\n")
+	}
+	cfg := "[includeIf \"gitdir:~/work/\"]\n\tpath = ~/inc-slash\n" +
+		"[includeIf \"gitdir:~/work\"]\n\tpath = ~/inc-bare\n" +
+		"[includeIf \"gitdir/i:~/WORK/\"]\n\tpath = ~/inc-icase\n" +
+		"[includeIf \"gitdir:~/elsewhere/\"]\n\tpath = ~/inc-other\n"
+	if err := os.WriteFile(sb.GlobalConfig, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	matched := 0
+	for _, key := range []string{"slash", "bare", "icase", "other"} {
+		out, gitErr := sb.Run(top, nil, nil, "config", "--get", "echo."+key)
+		got, ok := r.ConfigValue("echo", "", key)
+		if ok != (gitErr == nil) {
+			t.Errorf("echo.%s: found=%v, git found=%v", key, ok, gitErr == nil)
+			continue
+		}
+		if want := strings.TrimSuffix(out, "\n"); ok && got != want {
+			t.Errorf("echo.%s = %q, git says %q", key, got, want)
+		}
+		if ok {
+			matched++
+		}
+	}
+	if matched != 2 { // slash and icase, as git says
+		t.Errorf("%d of the includes applied, want 2", matched)
+	}
+}
