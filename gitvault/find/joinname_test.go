@@ -9,7 +9,7 @@ import (
 // and listed name the stat pass meets, and for the odd ones it hands to
 // Join (on this OS's separators and volumes).
 func TestJoinNameIsJoin(t *testing.T) {
-	dirs := []string{"/", "/a", "/a/b", ".", "..", "../x", "a", "a/b", "", `C:\`, `C:\v\pages`, "C:", `\\srv\share`, `\\srv\share\p`}
+	dirs := []string{"/", "/a", "/a/b", ".", "..", "../x", "a", "a/b", "", `C:\`, `C:\v\pages`, "C:", "C:.", "C:a", `\\srv\share`, `\\srv\share\p`}
 	names := []string{"a.md", "-x.md", "é.md", ".md", "..md", ".", "..", "", "a/b.md", `a\b.md`, "a b.md"}
 	for _, d := range dirs {
 		d = filepath.Clean(d)

@@ -159,9 +159,12 @@ func pageFiles(ws *gitvault.Workspace) ([]fileState, error) {
 // directory listing gave (one element), without the Clean that Join runs
 // on its result: on a warm query's stat pass of thousands of pages that
 // Clean was a twentieth of the process (issue 19). Anything else, a name
-// with a separator, "." or "..", a bare volume name, goes through Join.
+// with a separator, "." or "..", a bare volume name or a volume's current
+// directory ("C:", "C:.": Join gives "C:name"), goes through Join.
 func joinName(dir, name string) string {
-	if name == "" || name == "." || name == ".." || dir == "" || filepath.VolumeName(dir) == dir {
+	vol := filepath.VolumeName(dir)
+	rest := dir[len(vol):]
+	if name == "" || name == "." || name == ".." || rest == "" || vol != "" && rest == "." {
 		return filepath.Join(dir, name)
 	}
 	for i := 0; i < len(name); i++ {
