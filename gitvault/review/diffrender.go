@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/git-echoes/git-echoes/internal/mdescape"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
-	"github.com/git-echoes/git-echoes/internal/pytext"
 )
 
 // Renderings of a DiffResult: JSON for tools, text for a terminal and
@@ -255,18 +255,6 @@ func writeMetaChanges(_ *strings.Builder, p *PageChange, field func(label, befor
 // over 65,536 characters, and step summaries are meant to be read.
 const MarkdownLimit = 60000
 
-// mdCell escapes text for one Markdown table cell or list item: no line
-// breaks, no table pipes, no HTML, no mentions or emphasis from page
-// content.
-func mdCell(s string) string {
-	s = pytext.Truncate(strings.Join(strings.Fields(s), " "), 160)
-	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "\\|", "@", "&#64;", "`", "&#96;",
-		"*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "#", "&#35;", "~", "\\~", "\\", "\\\\")
-	return r.Replace(s)
-}
-
-func mdCode(s string) string { return "<code>" + mdCell(s) + "</code>" }
-
 // Markdown renders the result for a pull-request comment: a headline, a
 // short table, then one <details> block per page, stopping before limit
 // bytes with an honest count of what was left out.
@@ -276,11 +264,11 @@ func (r *DiffResult) Markdown(limit int) string {
 	}
 	var b strings.Builder
 	b.WriteString("### Memory changes\n\n")
-	fmt.Fprintf(&b, "%s → %s: %s.\n\n", mdCode(r.From.Label), mdCode(r.To.Label), mdCell(r.Headline()))
+	fmt.Fprintf(&b, "%s → %s: %s.\n\n", mdescape.Code(r.From.Label), mdescape.Code(r.To.Label), mdescape.Cell(r.Headline()))
 	if len(r.ProjectMemories) > 0 {
 		b.WriteString("> [!WARNING]\n> Project-scope memory files are committed (they are personal; keep them out of Git):\n")
 		for _, f := range r.ProjectMemories {
-			b.WriteString("> - " + mdCode(f) + "\n")
+			b.WriteString("> - " + mdescape.Code(f) + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -294,7 +282,7 @@ func (r *DiffResult) Markdown(limit int) string {
 		b.WriteString("> [!IMPORTANT]\n> Deprecated in this change:")
 		for i := range r.Pages {
 			if r.Pages[i].Deprecated() {
-				b.WriteString(" " + mdCode(r.Pages[i].Name))
+				b.WriteString(" " + mdescape.Code(r.Pages[i].Name))
 			}
 		}
 		b.WriteString("\n\n")
@@ -311,16 +299,16 @@ func (r *DiffResult) Markdown(limit int) string {
 		for i, st := range r.Stale {
 			var commits []string
 			for _, c := range st.Commits {
-				commits = append(commits, mdCode(c.Short)+" "+mdCell(c.Subject))
+				commits = append(commits, mdescape.Code(c.Short)+" "+mdescape.Cell(c.Subject))
 			}
 			cell := strings.Join(commits, "<br>")
 			if st.Count > len(st.Commits) {
 				cell += fmt.Sprintf("<br>… %d more", st.Count-len(st.Commits))
 			}
 			if st.Verdict == "missing" && st.Note != "" {
-				cell = mdCell(st.Note)
+				cell = mdescape.Cell(st.Note)
 			}
-			row := fmt.Sprintf("| %s | %s | %s | %s |\n", mdCode(strings.TrimPrefix(st.Page, pagesPrefix)), mdCode(st.Citation.String()), staleChange(st), cell)
+			row := fmt.Sprintf("| %s | %s | %s | %s |\n", mdescape.Code(strings.TrimPrefix(st.Page, pagesPrefix)), mdescape.Code(st.Citation.String()), staleChange(st), cell)
 			if !budget(len(row)) {
 				omitted["stale citations"] = len(r.Stale) - i
 				break
@@ -346,7 +334,7 @@ func (r *DiffResult) Markdown(limit int) string {
 			} else if p.Before != nil && p.Before.summary() != summary {
 				summary = p.Before.summary() + " → " + summary
 			}
-			row := fmt.Sprintf("| %s | %s | %s | %s |\n", mdCode(p.Name), mdCell(p.changeLabel()), p.lines(), mdCell(summary))
+			row := fmt.Sprintf("| %s | %s | %s | %s |\n", mdescape.Code(p.Name), mdescape.Cell(p.changeLabel()), p.lines(), mdescape.Cell(summary))
 			if !budget(len(row)) {
 				omitted["page rows"] = len(r.Pages) - i
 				break
@@ -358,7 +346,7 @@ func (r *DiffResult) Markdown(limit int) string {
 	if len(r.Daily) > 0 {
 		fmt.Fprintf(&b, "**Daily entries added (%d)**\n\n| Time | Kind | Agent | First lines |\n|---|---|---|---|\n", len(r.Daily))
 		for i, d := range r.Daily {
-			row := fmt.Sprintf("| %s | %s | %s | %s |\n", mdCell(d.Time), mdCell(d.Kind), mdCell(orNone(d.Agent)), mdCell(strings.Join(d.FirstLines, " / ")))
+			row := fmt.Sprintf("| %s | %s | %s | %s |\n", mdescape.Cell(d.Time), mdescape.Cell(d.Kind), mdescape.Cell(orNone(d.Agent)), mdescape.Cell(strings.Join(d.FirstLines, " / ")))
 			if !budget(len(row)) {
 				omitted["daily entries"] = len(r.Daily) - i
 				break
@@ -372,10 +360,10 @@ func (r *DiffResult) Markdown(limit int) string {
 		for i, m := range r.Team {
 			var row string
 			if m.Invalid != "" {
-				row = fmt.Sprintf("| %s | %s | invalid: %s | | | | | |\n", mdCode(m.Path), m.Change, mdCell(m.Invalid))
+				row = fmt.Sprintf("| %s | %s | invalid: %s | | | | | |\n", mdescape.Code(m.Path), m.Change, mdescape.Cell(m.Invalid))
 			} else {
-				row = fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCode(m.ID), m.Change, mdCell(m.Title), mdCell(m.Kind),
-					mdCell(m.SourceHarness), mdCell(listOrNone(m.Targets)), mdCell(listOrNone(m.Tags)), mdCell(listOrNone(m.Links)))
+				row = fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdescape.Code(m.ID), m.Change, mdescape.Cell(m.Title), mdescape.Cell(m.Kind),
+					mdescape.Cell(m.SourceHarness), mdescape.Cell(listOrNone(m.Targets)), mdescape.Cell(listOrNone(m.Tags)), mdescape.Cell(listOrNone(m.Links)))
 			}
 			if !budget(len(row)) {
 				omitted["team memories"] = len(r.Team) - i
@@ -388,16 +376,16 @@ func (r *DiffResult) Markdown(limit int) string {
 	for i := range r.Pages {
 		p := &r.Pages[i]
 		var d strings.Builder
-		fmt.Fprintf(&d, "<details><summary>%s: %s (%s)</summary>\n\n", mdCode(p.Name), mdCell(p.changeLabel()), p.lines())
+		fmt.Fprintf(&d, "<details><summary>%s: %s (%s)</summary>\n\n", mdescape.Code(p.Name), mdescape.Cell(p.changeLabel()), p.lines())
 		writeMetaChanges(&d, p, func(label, before, after string) {
 			if p.Before == nil || p.After == nil {
-				fmt.Fprintf(&d, "- %s: %s\n", label, mdCell(orNone(before+after)))
+				fmt.Fprintf(&d, "- %s: %s\n", label, mdescape.Cell(orNone(before+after)))
 			} else {
-				fmt.Fprintf(&d, "- %s: %s → %s\n", label, mdCell(orNone(before)), mdCell(orNone(after)))
+				fmt.Fprintf(&d, "- %s: %s → %s\n", label, mdescape.Cell(orNone(before)), mdescape.Cell(orNone(after)))
 			}
 		})
 		if p.Change == "renamed" {
-			fmt.Fprintf(&d, "- renamed: %s → %s\n", mdCode(p.OldPath), mdCode(p.Path))
+			fmt.Fprintf(&d, "- renamed: %s → %s\n", mdescape.Code(p.OldPath), mdescape.Code(p.Path))
 		}
 		d.WriteString("\n</details>\n")
 		if !budget(d.Len()) {
