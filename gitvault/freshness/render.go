@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-echoes/git-echoes/internal/mdescape"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
@@ -240,9 +241,17 @@ func Text(target string, reps []Report) string {
 	}
 	b.Write(buf)
 	m := Counts(reps)
-	fmt.Fprintf(&b, "%d documents at %s: %d fresh, %d moved, %d drifted, %d missing, %d uncited\n",
-		len(reps), short(target), m[Fresh], m[Moved], m[Drifted], m[Missing], m[Uncited])
+	fmt.Fprintf(&b, "%s at %s: %d fresh, %d moved, %d drifted, %d missing, %d uncited\n",
+		documents(len(reps)), short(target), m[Fresh], m[Moved], m[Drifted], m[Missing], m[Uncited])
 	return b.String()
+}
+
+// documents counts n documents in English: "1 document", "2 documents".
+func documents(n int) string {
+	if n == 1 {
+		return "1 document"
+	}
+	return strconv.Itoa(n) + " documents"
 }
 
 // Markdown renders a run as a table of the documents that are not fresh
@@ -259,14 +268,16 @@ func Markdown(target string, reps []Report) string {
 			b.WriteString("| Document | Verdict | Why |\n|---|---|---|\n")
 		}
 		rows++
-		why := strings.Join(r.Lines(), "; ")
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.Path, r.Verdict, strings.ReplaceAll(why, "|", "\\|"))
+		// A path, a commit subject and an author are anyone's text: in a
+		// pull-request comment they must not break the table, open
+		// markup or mention anyone (mdescape).
+		fmt.Fprintf(&b, "| <code>%s</code> | %s | %s |\n", mdescape.Escape(r.Path), r.Verdict, mdescape.Escape(strings.Join(r.Lines(), "; ")))
 	}
 	if rows == 0 {
 		b.WriteString("Every cited document is fresh.\n")
 	}
 	m := Counts(reps)
-	fmt.Fprintf(&b, "\n%d documents: %d fresh, %d moved, %d drifted, %d missing, %d uncited\n",
-		len(reps), m[Fresh], m[Moved], m[Drifted], m[Missing], m[Uncited])
+	fmt.Fprintf(&b, "\n%s: %d fresh, %d moved, %d drifted, %d missing, %d uncited\n",
+		documents(len(reps)), m[Fresh], m[Moved], m[Drifted], m[Missing], m[Uncited])
 	return b.String()
 }

@@ -37,7 +37,7 @@ var renderedMagic = []byte("echoes-rendered\x01")
 // to what Text, Markdown or PrettyJSON print (TestRenderVersionPinned
 // fails until it is changed), so that no answer an older build cached
 // is printed by a newer one.
-const renderVersion = 1
+const renderVersion = 2
 
 // Renderer is one format of the report: render turns the reports into
 // the bytes printed; Name (a file name: text, json, markdown) keys its

@@ -325,7 +325,7 @@ func TestWorkTreePagesBlobKey(t *testing.T) {
 // renderVersion: a change to what they print changes it, and must come
 // with a new renderVersion (so that no answer an older build cached is
 // printed by a newer one) and a new pin.
-const renderPin = "00368b1d8cf05ed8533c6b570ca37a770f0e8560b25e4a310bf578e1ac8b2d0c"
+const renderPin = "73cf2b643ba37efeafd33854812948ce0930872f50c21f6845105ba0eb19b343"
 
 func TestRenderVersionPinned(t *testing.T) {
 	day := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)

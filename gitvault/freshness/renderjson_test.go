@@ -87,7 +87,7 @@ func textFmt(target string, reps []Report) string {
 		}
 	}
 	m := Counts(reps)
-	fmt.Fprintf(&b, "%d documents at %s: %d fresh, %d moved, %d drifted, %d missing, %d uncited\n",
-		len(reps), short(target), m[Fresh], m[Moved], m[Drifted], m[Missing], m[Uncited])
+	fmt.Fprintf(&b, "%s at %s: %d fresh, %d moved, %d drifted, %d missing, %d uncited\n",
+		documents(len(reps)), short(target), m[Fresh], m[Moved], m[Drifted], m[Missing], m[Uncited])
 	return b.String()
 }
