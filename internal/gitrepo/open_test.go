@@ -206,11 +206,16 @@ func TestOpenSupported(t *testing.T) {
 func TestConfigPrecedence(t *testing.T) {
 	sb := gitrepotest.New(t)
 	top := committedRepo(t, sb)
+	branch := strings.TrimSpace(sb.Git(top, "symbolic-ref", "--short", "HEAD"))
 	dir := realTemp(t)
 	system := filepath.Join(dir, "system")
 	testenv.WriteFile(t, filepath.Join(dir, "system"), "[echo]\n\tsys = system\n\tall = system\n")
 	testenv.WriteFile(t, filepath.Join(dir, "included"), "[echo]\n\tinc = included\n\tall = included\n")
-	testenv.WriteFile(t, filepath.Join(dir, "cond"), "[echo]\n\tcond = matched\n")
+	// Each conditional include has a file and a key of its own, so that
+	// each is proven by itself (one file for both passed with either
+	// condition broken).
+	testenv.WriteFile(t, filepath.Join(dir, "cond-gitdir"), "[echo]\n\tgitdircond = matched\n")
+	testenv.WriteFile(t, filepath.Join(dir, "cond-branch"), "[echo]\n\tbranchcond = matched\n")
 	testenv.WriteFile(t, filepath.Join(dir, "nocond"), "[echo]\n\tnocond = wrongly matched\n")
 	// global is the global configuration with the paths spelled by path (a
 	// config value) and the work tree's top spelled top (a gitdir: pattern
@@ -218,9 +223,9 @@ func TestConfigPrecedence(t *testing.T) {
 	global := func(path func(string) string, top string) []byte {
 		return []byte("[echo]\n\tglobal = global\n\tall = global\n" +
 			"[include]\n\tpath = " + path(filepath.Join(dir, "included")) + "\n" +
-			"[includeIf \"gitdir:" + top + "/\"]\n\tpath = " + path(filepath.Join(dir, "cond")) + "\n" +
+			"[includeIf \"gitdir:" + top + "/\"]\n\tpath = " + path(filepath.Join(dir, "cond-gitdir")) + "\n" +
 			"[includeIf \"gitdir:/nowhere/\"]\n\tpath = " + path(filepath.Join(dir, "nocond")) + "\n" +
-			"[includeIf \"onbranch:main\"]\n\tpath = " + path(filepath.Join(dir, "cond")) + "\n")
+			"[includeIf \"onbranch:" + branch + "\"]\n\tpath = " + path(filepath.Join(dir, "cond-branch")) + "\n")
 	}
 	if err := os.WriteFile(sb.GlobalConfig, global(configPath, filepath.ToSlash(top)), 0o644); err != nil {
 		t.Fatal(err)
@@ -279,7 +284,7 @@ func TestConfigPrecedence(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := []struct{ section, sub, key string }{
-		{"echo", "", "sys"}, {"echo", "", "global"}, {"echo", "", "inc"}, {"echo", "", "cond"},
+		{"echo", "", "sys"}, {"echo", "", "global"}, {"echo", "", "inc"}, {"echo", "", "gitdircond"}, {"echo", "", "branchcond"},
 		{"echo", "", "nocond"}, {"echo", "", "all"}, {"echo", "", "quoted"}, {"echo", "", "joined"},
 		{"echo", "", "tabs"}, {"echo", "", "inner"}, {"echo", "", "bare"}, {"ECHO", "Sub.Section", "KEY"},
 		{"echo", "sub.section", "key"}, {"echo", "legacy", "key"}, {"echo", "Legacy", "key"},
@@ -302,6 +307,14 @@ func TestConfigPrecedence(t *testing.T) {
 	}
 	if b, ok, err := r.ConfigBool("echo", "", "bare"); err != nil || !ok || !b {
 		t.Errorf("valueless key as bool = %v, %v, %v", b, ok, err)
+	}
+	// git agreeing is not enough: both conditions hold here, so both
+	// keys must be found (a condition that matched nothing for either
+	// reader would pass the comparison above).
+	for _, k := range []string{"gitdircond", "branchcond"} {
+		if v, ok := r.ConfigValue("echo", "", k); !ok || v != "matched" {
+			t.Errorf("echo.%s = %q, %v: its includeIf did not apply", k, v, ok)
+		}
 	}
 }
 
