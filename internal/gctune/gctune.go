@@ -48,9 +48,9 @@ func watch(prev int, limit uint64) {
 // once it has finished), is what it kept plus what was allocated since,
 // so the setting is put back no later than the live heap passes limit.
 // Not runtime/metrics' /gc/heap/live:bytes, exact but through a package
-// whose init builds its table of every metric in every process, 0.6-0.8
-// ms of git echoes --version for a reading only log --follow takes (issue
-// 19, part 0). ReadMemStats stops the world for microseconds, once per
+// whose init builds its table of every metric in every process (64 of the
+// page faults of git echoes --version) for a reading only log --follow
+// takes (issue 19, part 0). ReadMemStats stops the world for microseconds, once per
 // collection of the commands that call ShortLived.
 func liveHeap() uint64 {
 	var m runtime.MemStats
