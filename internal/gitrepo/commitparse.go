@@ -11,10 +11,10 @@ import (
 // "committer", a blank line, the message. Anything else (a signed
 // commit's gpgsig, an encoding or mergetag header, a missing author, a
 // name that is not 40 lower-case hex digits) answers false, and the
-// caller decodes the commit with go-git. Within the layout the fields are
-// exactly what go-git's Commit.Decode gives (plumbing/object
-// commit_scanner.go, Signature.Decode): FuzzParseCommit holds the two
-// equal. Decoding every described commit through go-git (a MemoryObject,
+// general decoder (decodeCommit, objects.go) reads the commit. Within
+// the layout the fields are exactly what go-git's Commit.Decode gives
+// (plumbing/object commit_scanner.go, Signature.Decode): FuzzParseCommit
+// holds the two equal. Decoding every described commit through go-git (a MemoryObject,
 // a bufio reader, the hex round trips) was a tenth of a cold stale
 // (issue 18, "Speed").
 func parseCommit(hash string, data []byte) (*Commit, bool) {
@@ -112,7 +112,7 @@ func cutHeaderLine(data []byte, key string) (v, rest []byte, ok bool) {
 
 // isLowerHexID reports whether v is an object name as git writes it: 40
 // lower-case hex digits (go-git accepts upper case too, and prints it
-// lower: such a commit is left to go-git).
+// lower: such a commit is left to decodeCommit).
 func isLowerHexID(v []byte) bool {
 	if len(v) != 40 {
 		return false

@@ -3,7 +3,6 @@ package gitrepo
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Entry is a file of the index or of a commit tree.
@@ -96,54 +94,15 @@ func (r *Repo) TreeFiles(rev, prefix string) ([]Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resolve revision %q: %w", rev, err)
 	}
-	commit, err := object.GetCommit(r.st, h)
+	commit, err := r.readCommit(h)
 	if err != nil {
 		return nil, fmt.Errorf("revision %q: commit %s: %w", rev, h, err)
 	}
-	tree, err := commit.Tree()
-	if err != nil {
-		return nil, fmt.Errorf("revision %q: tree of %s: %w", rev, h, err)
-	}
-	prefix = strings.Trim(prefix, "/")
-	base := ""
-	if prefix != "" {
-		te, err := tree.FindEntry(prefix)
-		if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("revision %q: find %s: %w", rev, prefix, err)
-		}
-		if te.Mode != filemode.Dir {
-			return []Entry{r.treeEntry(prefix, *te)}, nil
-		}
-		if tree, err = tree.Tree(prefix); err != nil {
-			return nil, fmt.Errorf("revision %q: subtree %s: %w", rev, prefix, err)
-		}
-		base = prefix + "/"
-	}
-	var out []Entry
-	walker := object.NewTreeWalker(tree, true, nil)
-	defer walker.Close()
-	for {
-		name, te, err := walker.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("revision %q: walk tree: %w", rev, err)
-		}
-		if te.Mode == filemode.Dir {
-			continue
-		}
-		out = append(out, r.treeEntry(base+name, te))
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
+	return r.treeFiles(plumbing.NewHash(commit.Tree), prefix)
 }
 
-func (r *Repo) treeEntry(path string, te object.TreeEntry) Entry {
-	return Entry{Path: path, Mode: te.Mode, Hash: te.Hash.String(), Read: r.blobReader(path, te.Mode, te.Hash)}
+func (r *Repo) treeEntry(path string, it TreeItem) Entry {
+	return Entry{Path: path, Mode: it.Mode, Hash: it.Hash, Read: r.blobReader(path, it.Mode, plumbing.NewHash(it.Hash))}
 }
 
 func (r *Repo) blobReader(path string, mode filemode.FileMode, h plumbing.Hash) func() ([]byte, error) {
@@ -153,16 +112,7 @@ func (r *Repo) blobReader(path string, mode filemode.FileMode, h plumbing.Hash) 
 		}
 		r.gitMu.Lock()
 		defer r.gitMu.Unlock()
-		blob, err := object.GetBlob(r.st, h)
-		if err != nil {
-			return nil, fmt.Errorf("read blob %s for %s: %w", h, path, err)
-		}
-		rd, err := blob.Reader()
-		if err != nil {
-			return nil, fmt.Errorf("read blob %s for %s: %w", h, path, err)
-		}
-		defer rd.Close()
-		data, err := io.ReadAll(rd)
+		_, data, err := r.readObject(h, plumbing.BlobObject)
 		if err != nil {
 			return nil, fmt.Errorf("read blob %s for %s: %w", h, path, err)
 		}

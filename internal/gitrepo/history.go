@@ -20,7 +20,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
@@ -175,16 +174,7 @@ func (r *Repo) CommitInfo(hash string) (*Commit, error) {
 }
 
 func (r *Repo) commitInfo(h plumbing.Hash) (*Commit, error) {
-	c, err := object.GetCommit(r.st, h)
-	if err != nil {
-		return nil, fmt.Errorf("read commit %s: %w", h, err)
-	}
-	out := &Commit{Hash: c.Hash.String(), Tree: c.TreeHash.String(), AuthorName: c.Author.Name,
-		AuthorEmail: c.Author.Email, AuthorDate: c.Author.When, CommitDate: c.Committer.When, Message: c.Message}
-	for _, p := range c.ParentHashes {
-		out.Parents = append(out.Parents, p.String())
-	}
-	return out, nil
+	return r.commit(h)
 }
 
 // MergeBases returns the best common ancestors of two commits (git
@@ -195,17 +185,11 @@ func (r *Repo) MergeBases(a, b string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.gitMu.Lock()
-	defer r.gitMu.Unlock()
-	ca, err := object.GetCommit(r.st, plumbing.NewHash(a))
-	if err != nil {
-		return nil, fmt.Errorf("read commit %s: %w", a, err)
-	}
-	cb, err := object.GetCommit(r.st, plumbing.NewHash(b))
-	if err != nil {
-		return nil, fmt.Errorf("read commit %s: %w", b, err)
-	}
-	bases, err := ca.MergeBase(cb)
+	// Headers from the commit-graph where it lists them (see
+	// CommitHeader): the walk reads only the parents and dates.
+	tr := r.NewTreeReader()
+	defer tr.Close()
+	bases, err := mergeBases(tr, shallow, strings.ToLower(a), strings.ToLower(b))
 	if err != nil {
 		if len(shallow) > 0 {
 			return nil, fmt.Errorf("%w: history needed for the merge base of %s and %s is missing: %v", ErrShallow, a[:7], b[:7], err)
@@ -215,25 +199,17 @@ func (r *Repo) MergeBases(a, b string) ([]string, error) {
 	if len(bases) == 0 && len(shallow) > 0 {
 		return nil, fmt.Errorf("%w: no merge base of %s and %s in this shallow clone", ErrShallow, a[:7], b[:7])
 	}
-	var out []string
-	for _, c := range bases {
-		out = append(out, c.Hash.String())
-	}
-	sort.Strings(out)
-	return out, nil
+	sort.Strings(bases)
+	return bases, nil
 }
 
 // ReadTree lists one tree object's entries in tree order.
 func (r *Repo) ReadTree(hash string) ([]TreeItem, error) {
 	r.gitMu.Lock()
 	defer r.gitMu.Unlock()
-	t, err := object.GetTree(r.st, plumbing.NewHash(hash))
+	out, err := r.readTree(plumbing.NewHash(hash))
 	if err != nil {
 		return nil, fmt.Errorf("read tree %s: %w", hash, err)
-	}
-	out := make([]TreeItem, len(t.Entries))
-	for i, e := range t.Entries {
-		out[i] = TreeItem{Name: e.Name, Mode: e.Mode, Hash: e.Hash.String()}
 	}
 	return out, nil
 }
@@ -247,54 +223,8 @@ func (r *Repo) ReadBlob(hash string) ([]byte, error) {
 // TreeFiles for a commit's tree.
 func (r *Repo) TreeFilesAt(treeHash, prefix string) ([]Entry, error) {
 	r.gitMu.Lock()
-	tree, err := object.GetTree(r.st, plumbing.NewHash(treeHash))
-	if err != nil {
-		r.gitMu.Unlock()
-		return nil, fmt.Errorf("read tree %s: %w", treeHash, err)
-	}
-	prefix = strings.Trim(prefix, "/")
-	base := ""
-	if prefix != "" {
-		te, err := tree.FindEntry(prefix)
-		if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
-			r.gitMu.Unlock()
-			return nil, nil
-		}
-		if err != nil {
-			r.gitMu.Unlock()
-			return nil, fmt.Errorf("tree %s: find %s: %w", treeHash, prefix, err)
-		}
-		if te.Mode != filemode.Dir {
-			r.gitMu.Unlock()
-			return []Entry{r.treeEntry(prefix, *te)}, nil
-		}
-		if tree, err = tree.Tree(prefix); err != nil {
-			r.gitMu.Unlock()
-			return nil, fmt.Errorf("tree %s: subtree %s: %w", treeHash, prefix, err)
-		}
-		base = prefix + "/"
-	}
-	var out []Entry
-	walker := object.NewTreeWalker(tree, true, nil)
-	for {
-		name, te, err := walker.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			walker.Close()
-			r.gitMu.Unlock()
-			return nil, fmt.Errorf("tree %s: walk: %w", treeHash, err)
-		}
-		if te.Mode == filemode.Dir {
-			continue
-		}
-		out = append(out, r.treeEntry(base+name, te))
-	}
-	walker.Close()
-	r.gitMu.Unlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
+	defer r.gitMu.Unlock()
+	return r.treeFiles(plumbing.NewHash(treeHash), prefix)
 }
 
 // HashBlob returns the id git gives a blob holding data (git hash-object).
@@ -461,34 +391,16 @@ func (t *TreeReader) Commit(hash string) (*Commit, error) {
 		return c, nil
 	}
 	h := plumbing.NewHash(hash)
-	var obj plumbing.EncodedObject
-	if data, ok := t.fastRead("commit", h); ok {
-		name := hash
-		if !isLowerHexID([]byte(hash)) {
-			name = h.String()
-		}
-		if c, ok := parseCommit(name, data); ok {
-			t.commits[hash] = c
-			return c, nil
-		}
-		mo := &plumbing.MemoryObject{}
-		mo.SetType(plumbing.CommitObject)
-		mo.Write(data)
-		obj = keyedObject{mo, h}
-	} else {
+	data, ok := t.fastRead("commit", h)
+	if !ok {
 		var err error
-		if obj, err = t.st.EncodedObject(plumbing.CommitObject, h); err != nil {
+		if _, data, err = readStored(t.st, h, plumbing.CommitObject); err != nil {
 			return nil, fmt.Errorf("read commit %s: %w", hash, err)
 		}
 	}
-	var c object.Commit
-	if err := c.Decode(obj); err != nil {
+	out, err := decodeCommit(h.String(), data)
+	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", hash, err)
-	}
-	out := &Commit{Hash: c.Hash.String(), Tree: c.TreeHash.String(), AuthorName: c.Author.Name,
-		AuthorEmail: c.Author.Email, AuthorDate: c.Author.When, CommitDate: c.Committer.When, Message: c.Message}
-	for _, p := range c.ParentHashes {
-		out.Parents = append(out.Parents, p.String())
 	}
 	t.commits[hash] = out
 	return out, nil
@@ -547,8 +459,8 @@ const commitPrefixBytes = 512
 // read it, and go-git's commit_scanner.go follows them): "tree <id>", any number of
 // "parent <id>", "author ..." and "committer <name> <<email>> <seconds>
 // <zone>", one line each. ok is false for anything else (the caller then
-// decodes the commit with go-git), so the answer is always the one go-git
-// gives: the date is read as go-git's Signature.Decode reads it (after the
+// decodes the whole commit: decodeCommit), so the answer is always the
+// one go-git's Commit.Decode gives: the date is read as go-git's Signature.Decode reads it (after the
 // last '>', the digits up to the next space; the zone does not change the
 // instant).
 func parseCommitHeader(data []byte) (tree string, parents []string, when time.Time, ok bool) {
@@ -630,18 +542,8 @@ func (t *TreeReader) raw(tree string) ([]byte, error) {
 	}
 	data, ok := t.fastRead("tree", h)
 	if !ok {
-		obj, err := t.st.EncodedObject(plumbing.TreeObject, h)
-		if err != nil {
-			return nil, fmt.Errorf("read tree %s: %w", tree, err)
-		}
-		rd, err := obj.Reader()
-		if err != nil {
-			return nil, fmt.Errorf("read tree %s: %w", tree, err)
-		}
-		data = make([]byte, obj.Size())
-		_, err = io.ReadFull(rd, data)
-		rd.Close()
-		if err != nil {
+		var err error
+		if _, data, err = readStored(t.st, h, plumbing.TreeObject); err != nil {
 			return nil, fmt.Errorf("read tree %s: %w", tree, err)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
@@ -63,7 +62,7 @@ func (r *Repo) resolveRevision(rev string) (plumbing.Hash, error) {
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	return c.Hash, nil
+	return plumbing.NewHash(c.Hash), nil
 }
 
 // resolveObject resolves rev to an object id, parsing suffixes from the
@@ -97,22 +96,22 @@ func (r *Repo) resolveObject(rev string, depth int) (plumbing.Hash, error) {
 		}
 		if op == '^' {
 			if n == 0 {
-				return c.Hash, nil
+				return plumbing.NewHash(c.Hash), nil
 			}
-			if n > len(c.ParentHashes) {
+			if n > len(c.Parents) {
 				return plumbing.ZeroHash, fmt.Errorf("%s: commit %s has no parent %d: %w", rev, c.Hash, n, errUnknownRevision)
 			}
-			return c.ParentHashes[n-1], nil
+			return plumbing.NewHash(c.Parents[n-1]), nil
 		}
 		for ; n > 0; n-- {
-			if len(c.ParentHashes) == 0 {
+			if len(c.Parents) == 0 {
 				return plumbing.ZeroHash, fmt.Errorf("%s: commit %s has no parent: %w", rev, c.Hash, errUnknownRevision)
 			}
-			if c, err = r.commit(c.ParentHashes[0]); err != nil {
+			if c, err = r.commit(plumbing.NewHash(c.Parents[0])); err != nil {
 				return plumbing.ZeroHash, err
 			}
 		}
-		return c.Hash, nil
+		return plumbing.NewHash(c.Hash), nil
 	}
 	// A trailing ^{...}: the last "^{" before it opens it.
 	if strings.HasSuffix(rev, "}") {
@@ -136,7 +135,7 @@ func (r *Repo) resolveObject(rev string, depth int) (plumbing.Hash, error) {
 			if err != nil {
 				return plumbing.ZeroHash, err
 			}
-			return c.Hash, nil
+			return plumbing.NewHash(c.Hash), nil
 		case strings.HasPrefix(what, "/"):
 			return r.searchMessage(h, what[1:], rev)
 		}
@@ -212,30 +211,30 @@ func (r *Repo) resolveAbbrev(prefix string) (plumbing.Hash, error) {
 }
 
 // peelCommit reads h as a commit, following annotated tags.
-func (r *Repo) peelCommit(h plumbing.Hash) (*object.Commit, error) {
+func (r *Repo) peelCommit(h plumbing.Hash) (*Commit, error) {
 	for range 100 {
-		obj, err := r.st.EncodedObject(plumbing.AnyObject, h)
+		typ, data, err := r.readObject(h, plumbing.AnyObject)
 		if err != nil {
 			return nil, fmt.Errorf("object %s: %w", h, err)
 		}
-		switch obj.Type() {
+		switch typ {
 		case plumbing.CommitObject:
-			return object.DecodeCommit(r.st, obj)
+			return decodeCommit(h.String(), data)
 		case plumbing.TagObject:
-			t, err := object.DecodeTag(r.st, obj)
+			target, err := decodeTagTarget(data)
 			if err != nil {
 				return nil, fmt.Errorf("tag %s: %w", h, err)
 			}
-			h = t.Target
+			h = target
 		default:
-			return nil, fmt.Errorf("object %s is a %s, not a commit: %w", h, obj.Type(), errUnknownRevision)
+			return nil, fmt.Errorf("object %s is a %s, not a commit: %w", h, typ, errUnknownRevision)
 		}
 	}
 	return nil, fmt.Errorf("tag chain from %s is too long", h)
 }
 
-func (r *Repo) commit(h plumbing.Hash) (*object.Commit, error) {
-	c, err := object.GetCommit(r.st, h)
+func (r *Repo) commit(h plumbing.Hash) (*Commit, error) {
+	c, err := r.readCommit(h)
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", h, err)
 	}
@@ -267,31 +266,31 @@ func (r *Repo) searchMessage(h plumbing.Hash, pattern, rev string) (plumbing.Has
 	}
 	// A list ordered by committer date, newest first; a commit inserted
 	// goes after those of the same date (commit_list_insert_by_date).
-	queue := []*object.Commit{start}
-	seen := map[plumbing.Hash]bool{start.Hash: true}
+	queue := []*Commit{start}
+	seen := map[string]bool{start.Hash: true}
 	for len(queue) > 0 {
 		c := queue[0]
 		queue = queue[1:]
 		if re.MatchString(c.Message) != negate {
-			return c.Hash, nil
+			return plumbing.NewHash(c.Hash), nil
 		}
-		for _, p := range c.ParentHashes {
+		for _, p := range c.Parents {
 			if seen[p] {
 				continue
 			}
 			seen[p] = true
-			pc, err := r.commit(p)
+			pc, err := r.commit(plumbing.NewHash(p))
 			if err != nil {
 				return plumbing.ZeroHash, err
 			}
 			at := len(queue)
 			for i, q := range queue {
-				if q.Committer.When.Unix() < pc.Committer.When.Unix() {
+				if q.CommitDate.Unix() < pc.CommitDate.Unix() {
 					at = i
 					break
 				}
 			}
-			queue = append(queue[:at], append([]*object.Commit{pc}, queue[at:]...)...)
+			queue = append(queue[:at], append([]*Commit{pc}, queue[at:]...)...)
 		}
 	}
 	return plumbing.ZeroHash, fmt.Errorf("%s: no commit message matches %q: %w", rev, pattern, errUnknownRevision)
