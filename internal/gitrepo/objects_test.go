@@ -206,7 +206,11 @@ func FuzzDecodeTree(f *testing.F) {
 // the objects and again through a commit-graph.
 func TestMergeBasesMatchGit(t *testing.T) {
 	s := gitrepotest.New(t)
-	for seed := uint64(1); seed <= 3; seed++ {
+	seeds := uint64(3)
+	if testing.Short() || underWineGit() {
+		seeds = 1 // every git call from wine crosses the spool bridge; the code is the same
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			rnd := gitrepotest.NewRand(seed)
 			dir := s.Init(filepath.Join(t.TempDir(), "r"))
@@ -233,9 +237,13 @@ func TestMergeBasesMatchGit(t *testing.T) {
 			if _, err := s.Run(dir, nil, []byte(b.String()), "fast-import", "--quiet"); err != nil {
 				t.Fatal(err)
 			}
-			ids := make([]string, n)
-			for i := range ids {
-				ids[i] = strings.TrimSpace(s.Git(dir, "rev-parse", fmt.Sprintf("c%d", i)))
+			names := make([]string, n)
+			for i := range names {
+				names[i] = fmt.Sprintf("c%d", i)
+			}
+			ids := strings.Fields(s.Git(dir, append([]string{"rev-parse"}, names...)...))
+			if len(ids) != n {
+				t.Fatalf("rev-parse: %d ids for %d commits", len(ids), n)
 			}
 			type pair struct{ a, b string }
 			var pairs []pair
