@@ -214,7 +214,7 @@ func (k *checker) checkAt(anchor, target string, docs []Doc) ([]Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Ancestry by merge base (go-git's, through gitrepo), not by the
+	// Ancestry by merge base (gitrepo's, git's merge-base --all), not by the
 	// checker's a..t walk: that walk can stop before it paints every
 	// ancestor when committer dates are equal and the interesting side is
 	// the older one (isAncestor's direction).
