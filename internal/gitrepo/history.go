@@ -170,11 +170,7 @@ func (r *Repo) Upstream() (string, error) {
 func (r *Repo) CommitInfo(hash string) (*Commit, error) {
 	r.gitMu.Lock()
 	defer r.gitMu.Unlock()
-	return r.commitInfo(plumbing.NewHash(hash))
-}
-
-func (r *Repo) commitInfo(h plumbing.Hash) (*Commit, error) {
-	return r.commit(h)
+	return r.commit(plumbing.NewHash(hash))
 }
 
 // MergeBases returns the best common ancestors of two commits (git
@@ -460,9 +456,9 @@ const commitPrefixBytes = 512
 // "parent <id>", "author ..." and "committer <name> <<email>> <seconds>
 // <zone>", one line each. ok is false for anything else (the caller then
 // decodes the whole commit: decodeCommit), so the answer is always the
-// one go-git's Commit.Decode gives: the date is read as go-git's Signature.Decode reads it (after the
-// last '>', the digits up to the next space; the zone does not change the
-// instant).
+// one go-git's Commit.Decode gives: the date is read as go-git's
+// Signature.Decode reads it (after the last '>', the digits up to the
+// next space; the zone does not change the instant).
 func parseCommitHeader(data []byte) (tree string, parents []string, when time.Time, ok bool) {
 	line := func(key string) (v []byte, ok bool) {
 		v, data, ok = cutHeaderLine(data, key)
