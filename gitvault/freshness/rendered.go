@@ -244,7 +244,7 @@ func writeRendered(path string, key, revKey []byte, stale bool, out []byte) erro
 	if revKey == nil {
 		revKey = make([]byte, sha256.Size)
 	}
-	b := make([]byte, 0, renderedHead+len(out))
+	b := make([]byte, 0, renderedHead)
 	b = append(append(append(b, renderedMagic...), key...), revKey...)
 	if stale {
 		b = append(b, 1)
@@ -252,6 +252,5 @@ func writeRendered(path string, key, revKey []byte, stale bool, out []byte) erro
 		b = append(b, 0)
 	}
 	b = binary.BigEndian.AppendUint64(b, uint64(len(out)))
-	b = append(b, out...)
-	return fsx.WriteFileAtomic(path, b)
+	return fsx.WriteFileAtomicParts(path, b, out)
 }

@@ -77,6 +77,31 @@ func TestWriteFileAtomicExactBytes(t *testing.T) {
 	assertNoTemps(t, dir)
 }
 
+// TestWriteFileAtomicParts: the file is the parts' concatenation, empty
+// parts included; a failed write of any step leaves the old file and no
+// temporary file.
+func TestWriteFileAtomicParts(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "rendered")
+	if err := WriteFileAtomicParts(p, []byte("head\x00"), nil, []byte("body\r\n"), []byte{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(readFile(t, p)); got != "head\x00body\r\n" {
+		t.Fatalf("content = %q", got)
+	}
+	for _, step := range []string{"write", "sync", "chmod", "close", "rename"} {
+		failAt(t, step)
+		if err := WriteFileAtomicParts(p, []byte("new "), []byte("answer")); !errors.Is(err, errInjected) {
+			t.Fatalf("%s: err = %v, want the injected failure", step, err)
+		}
+		failStep = nil
+		if got := string(readFile(t, p)); got != "head\x00body\r\n" {
+			t.Fatalf("%s: the file changed: %q", step, got)
+		}
+		assertNoTemps(t, dir)
+	}
+}
+
 func TestWriteFileAtomicReplaces(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "page.md")

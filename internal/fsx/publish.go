@@ -90,7 +90,7 @@ func Publish(dest string, data []byte, opt PublishOptions) error {
 			return err
 		}
 	}
-	if err := fillTemp(f, data, opt.Mode); err != nil {
+	if err := fillTemp(f, opt.Mode, data); err != nil {
 		return err
 	}
 	if opt.BeforePublish != nil {
