@@ -443,7 +443,7 @@ func mergeBases(tr *TreeReader, shallow map[string]bool, a, b string) ([]string,
 			if i == j {
 				continue
 			}
-			ok, err := reaches(header, shallow, y, x)
+			ok, err := reaches(header, tr.Generation, shallow, y, x)
 			if err != nil {
 				return nil, err
 			}
@@ -461,8 +461,17 @@ func mergeBases(tr *TreeReader, shallow map[string]bool, a, b string) ([]string,
 
 // reaches reports whether target is from or one of its ancestors: a
 // walk of from's ancestors, made only when a merge-base has two or more
-// candidates (criss-cross merges).
-func reaches(header func(string) (*Commit, error), shallow map[string]bool, from, target string) (bool, error) {
+// candidates (criss-cross merges). Where the commit-graph gives target a
+// generation number (its topological level), the walk does not go below
+// it, as git's remove_redundant does (commit-reach.c, min_generation): a
+// commit the graph lists at that generation or lower is not target and
+// cannot reach it, since each commit's level is above its parents'. The
+// candidates are near the tips, so the walk reads the commits between
+// them and not the history below (what it read before). A commit the
+// graph does not list (newer than the graph) is walked; a shallow
+// boundary only removes parents, so the bound still holds.
+func reaches(header func(string) (*Commit, error), generation func(string) (uint32, bool), shallow map[string]bool, from, target string) (bool, error) {
+	floor, bounded := generation(target)
 	seen := map[string]bool{from: true}
 	stack := []string{from}
 	for len(stack) > 0 {
@@ -473,6 +482,11 @@ func reaches(header func(string) (*Commit, error), shallow map[string]bool, from
 		}
 		if shallow[h] {
 			continue
+		}
+		if bounded {
+			if g, ok := generation(h); ok && g <= floor {
+				continue
+			}
 		}
 		c, err := header(h)
 		if err != nil {

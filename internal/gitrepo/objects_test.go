@@ -317,3 +317,78 @@ func FuzzValidTreePath(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, p string) { checkValidTreePath(t, p) })
 }
+
+// TestMergeBasesBoundedByGeneration: a criss-cross merge on top of a long
+// history has two merge-base candidates, and telling that neither is an
+// ancestor of the other reads no commit below them where the
+// commit-graph gives generation numbers (it read the whole history
+// before); without a graph the walk goes down as before, and the
+// answers agree with git merge-base --all either way.
+func TestMergeBasesBoundedByGeneration(t *testing.T) {
+	s := gitrepotest.New(t)
+	dir := s.Init(filepath.Join(t.TempDir(), "r"))
+	const base = 400
+	var b strings.Builder
+	date := 1700000000
+	commit := func(ref string, mark int, from int, merge int) {
+		date += 60
+		fmt.Fprintf(&b, "commit %s\nmark :%d\ncommitter T <t@x> %d +0000\ndata 2\nc\n", ref, mark, date)
+		if from > 0 {
+			fmt.Fprintf(&b, "from :%d\n", from)
+		}
+		if merge > 0 {
+			fmt.Fprintf(&b, "merge :%d\n", merge)
+		}
+		fmt.Fprintf(&b, "M 100644 inline f\ndata %d\n%d\n", len(fmt.Sprint(mark))+1, mark)
+	}
+	for i := 1; i <= base; i++ {
+		commit("refs/heads/main", i, i-1, 0)
+	}
+	commit("refs/heads/a", base+1, base, 0)        // a1
+	commit("refs/heads/b", base+2, base, 0)        // b1
+	commit("refs/heads/a", base+3, base+1, base+2) // a2 = a1 + b1
+	commit("refs/heads/b", base+4, base+2, base+1) // b2 = b1 + a1
+	if _, err := s.Run(dir, nil, []byte(b.String()), "fast-import", "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	ids := strings.Fields(s.Git(dir, "rev-parse", "a", "b", "a~1", "b~1"))
+	a2, b2, a1, b1 := ids[0], ids[1], ids[2], ids[3]
+	want := strings.Fields(s.Git(dir, "merge-base", "--all", a2, b2))
+	slices.Sort(want)
+	if len(want) != 2 {
+		t.Fatalf("git merge-base --all: %v, want the two criss-cross bases", want)
+	}
+	check := func(label string, maxReads int) {
+		repo, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := repo.MergeBases(a2, b2)
+		if err != nil || !slices.Equal(got, want) {
+			t.Fatalf("%s: MergeBases = %v, %v; git %v", label, got, err, want)
+		}
+		tr := repo.NewTreeReader()
+		defer tr.Close()
+		reads := 0
+		header := func(h string) (*Commit, error) {
+			reads++
+			return tr.CommitHeader(h)
+		}
+		for _, p := range [][2]string{{a1, b1}, {b1, a1}} {
+			ok, err := reaches(header, tr.Generation, nil, p[0], p[1])
+			if err != nil || ok {
+				t.Fatalf("%s: reaches(%s, %s) = %v, %v; neither is the other's ancestor", label, p[0][:7], p[1][:7], ok, err)
+			}
+		}
+		if ok, err := reaches(header, tr.Generation, nil, a2, a1); err != nil || !ok {
+			t.Fatalf("%s: reaches(a2, a1) = %v, %v; a1 is a2's parent", label, ok, err)
+		}
+		if reads > maxReads {
+			t.Fatalf("%s: %d commits read, want at most %d", label, reads, maxReads)
+		}
+		t.Logf("%s: %d commits read", label, reads)
+	}
+	check("objects", 3*(base+4)) // no generation numbers: the whole history, as before
+	s.Git(dir, "commit-graph", "write", "--reachable")
+	check("commit-graph", 2) // a2 and nothing below the candidates
+}
