@@ -3,8 +3,6 @@ package freshness
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"io/fs"
 	"path/filepath"
 	"strconv"
 
@@ -19,7 +17,8 @@ import (
 // deeper fetch moves anchors), and the document's path, kind, updated_at,
 // work-tree flag and text (which fix its citations, its verified: field
 // and so its anchor). The file holds the reports of one target; checking
-// another target replaces it, so it stays bounded. It is never
+// another target replaces it, so it stays bounded, after carrying over the
+// reports that target's new commits cannot change (carry.go). It is never
 // authoritative: a file that does not parse is ignored and rewritten.
 
 const cacheVersion = 2
@@ -118,12 +117,17 @@ func checkCachedKeys(repo *gitrepo.Repo, tr *gitrepo.TreeReader, target string, 
 	}
 	path := filepath.Join(dir, "verdicts")
 	var cf cacheFile
-	if data, rerr := fsx.ReadFile(path); rerr == nil {
-		if cf, rerr = decodeCacheFor(data, want); rerr != nil || cf.Target != target {
+	var prev cachedElsewhere // another target's file, for carryForward
+	if b, rerr := fsx.ReadFile(path); rerr == nil {
+		if cf, rerr = decodeCacheFor(b, want); rerr != nil {
+			cf = cacheFile{}
+		} else if cf.Target != target {
+			prev = cachedElsewhere{data: b, target: cf.Target}
+			if want == nil {
+				prev.reports = cf.Reports // decoded whole already
+			}
 			cf = cacheFile{}
 		}
-	} else if !errors.Is(rerr, fs.ErrNotExist) {
-		cf = cacheFile{}
 	}
 	if cf.Reports == nil {
 		cf = cacheFile{Version: cacheVersion, Target: target, Reports: map[string]Report{}}
@@ -145,6 +149,29 @@ func checkCachedKeys(repo *gitrepo.Repo, tr *gitrepo.TreeReader, target string, 
 	if tr == nil {
 		tr = repo.NewTreeReader()
 		defer tr.Close()
+	}
+	if prev.data != nil {
+		carried := carryForward(repo, tr, prev, target, miss)
+		if len(carried) > 0 {
+			var stillMiss []Doc
+			var stillAt []int
+			for j, d := range miss {
+				if r, ok := carried[j]; ok {
+					reps[missAt[j]] = r
+					cf.Reports[keys[missAt[j]]] = r
+					continue
+				}
+				stillMiss = append(stillMiss, d)
+				stillAt = append(stillAt, missAt[j])
+			}
+			miss, missAt = stillMiss, stillAt
+			if len(miss) == 0 {
+				if keep == nil {
+					return reps, nil, nil
+				}
+				return reps, keep(&cf), nil
+			}
+		}
 	}
 	if err = readTexts(tr, miss); err != nil {
 		return nil, nil, err

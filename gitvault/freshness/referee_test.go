@@ -117,9 +117,11 @@ func TestRefereeRandomHistories(t *testing.T) {
 	}
 }
 
-func refereeOnce(t *testing.T, seed uint64) {
-	r := &refRepo{repoT: newRepo(t), rnd: rand.New(rand.NewPCG(seed, 18)), files: map[string][]string{}}
-	for i := 0; i < 5; i++ {
+// newRefRepo starts a random history: n files of 20 to 39 lines, then
+// three random changes (ops 0 to 2), each a commit.
+func newRefRepo(t *testing.T, seed, stream uint64, n int) *refRepo {
+	r := &refRepo{repoT: newRepo(t), rnd: rand.New(rand.NewPCG(seed, stream)), files: map[string][]string{}}
+	for i := 0; i < n; i++ {
 		q := r.newName()
 		r.files[q] = splitKeep(lines(20+r.rnd.IntN(20), q))
 	}
@@ -128,6 +130,11 @@ func refereeOnce(t *testing.T, seed uint64) {
 	for i := 0; i < 3; i++ {
 		r.op(i)
 	}
+	return r
+}
+
+func refereeOnce(t *testing.T, seed uint64) {
+	r := newRefRepo(t, seed, 18, 5)
 	anchor := r.git("rev-parse", "HEAD")
 	atAnchor := map[string][]string{}
 	for p, l := range r.files {
