@@ -237,10 +237,11 @@ else
 fi
 
 # The same runs in process (go test -bench on this fixture, reused through
-# FRESHNESS_BENCH_REPO): the cold check, the warm one, and the warm one
-# with its rendering (json, text).
-echo "== stale in process: cold, warm, warm with rendering (go test -bench)"
-FRESHNESS_BENCH_REPO="$fresh" go test -run '^$' -bench 'BenchmarkStaleCold|BenchmarkStaleWarm' -benchtime 3x ./gitvault/freshness |
+# FRESHNESS_BENCH_REPO): the cold check, the warm one, the warm one with
+# its rendering (json, text), and the first check after a commit that
+# touches nothing cited (the cache carried forward, next to the cold one).
+echo "== stale in process: cold, warm, warm with rendering, after a commit (go test -bench)"
+FRESHNESS_BENCH_REPO="$fresh" go test -run '^$' -bench 'BenchmarkStaleCold|BenchmarkStaleWarm|BenchmarkStaleAfterCommit' -benchtime 3x ./gitvault/freshness |
   awk '/^Benchmark/ { printf "%6d ms  %s\n", $3 / 1e6, $1 }'
 
 # The merge driver on three versions of large, repetitive Markdown (issue 11

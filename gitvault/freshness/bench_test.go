@@ -261,3 +261,63 @@ func BenchmarkStaleColdCommand(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStaleAfterCommit: the first check after a commit, the verdict
+// cache holding main's reports and the target a child of main that
+// changes nothing cited (one new file): every report is carried forward
+// (carry.go), none recomputed. Compare BenchmarkStaleCold, which is what
+// this run cost before carrying.
+func BenchmarkStaleAfterCommit(b *testing.B) {
+	dir := citingHistory(b)
+	repo, err := gitrepo.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	head, err := repo.ResolveCommit("main")
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The child is made with plumbing, no reference moved: the history
+	// is shared with the other benchmarks.
+	s := gitrepotest.New(b)
+	blob := strings.TrimSpace(s.Git(dir, "hash-object", "-w", "--stdin")) // an empty file
+	ls := strings.TrimSuffix(s.Git(dir, "ls-tree", head), "\n")
+	out, err := s.Run(dir, nil, []byte(ls+"\n100644 blob "+blob+"\tNOTES\n"), "mktree")
+	if err != nil {
+		b.Fatal(err)
+	}
+	child := strings.TrimSpace(s.Git(dir, "commit-tree", strings.TrimSpace(out), "-p", head, "-m", "notes"))
+	cache := filepath.Join(b.TempDir(), "stale")
+	docs, err := TreePages(repo, head)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, werr, err := CheckCached(repo, head, docs, cache); err != nil || werr != nil {
+		b.Fatal(err, werr)
+	}
+	saved, err := os.ReadFile(filepath.Join(cache, "verdicts"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	carried := carryStats.Load()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		if err := os.WriteFile(filepath.Join(cache, "verdicts"), saved, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		docs, err := TreePages(repo, child)
+		if err != nil {
+			b.Fatal(err)
+		}
+		reps, werr, err := CheckCached(repo, child, docs, cache)
+		if err != nil || werr != nil || len(reps) != freshnesstest.Pages {
+			b.Fatal(err, werr, len(reps))
+		}
+	}
+	b.StopTimer()
+	if n := carryStats.Load() - carried; n != int64(b.N*freshnesstest.Pages) {
+		b.Fatalf("%d reports carried in %d runs of %d pages", n, b.N, freshnesstest.Pages)
+	}
+}
