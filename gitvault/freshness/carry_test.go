@@ -3,7 +3,6 @@ package freshness
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -18,15 +17,9 @@ import (
 // cold Check gives; across the seeds some reports are carried and some
 // recomputed.
 func TestCarryForwardIsTheColdAnswer(t *testing.T) {
-	seeds := 6
-	if testing.Short() {
-		seeds = 2
-	}
 	carried0 := carryStats.Load()
 	recomputed := 0
-	for seed := 1; seed <= seeds; seed++ {
-		t.Run(strconv.Itoa(seed), func(t *testing.T) { recomputed += carryOnce(t, uint64(seed)) })
-	}
+	forSeeds(t, func(t *testing.T, seed uint64) { recomputed += carryOnce(t, seed) })
 	if carried := carryStats.Load() - carried0; carried == 0 || recomputed == 0 {
 		t.Fatalf("%d reports carried, %d recomputed: the test must see both", carried, recomputed)
 	}

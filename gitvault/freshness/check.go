@@ -132,6 +132,7 @@ type checker struct {
 	differOff bool                                    // no differ from here on
 	frozen    bool                                    // fp and leaves are shared: read only (parallel.go)
 	manyDocs  bool                                    // enough documents for workers (parallel.go)
+	filters   bool                                    // the chain pass may skip commits by their changed-path filters (chainfilters.go)
 	sizeHint  int                                     // commits the chain's maps are made for (reserveHistory)
 }
 
@@ -153,12 +154,16 @@ func Check(repo *gitrepo.Repo, target string, docs []Doc) ([]Report, error) {
 	k := newChecker(repo)
 	defer k.close()
 	k.manyDocs = reportWorkers(len(docs)) >= 2
+	k.filters = chainFilters && !k.manyDocs && k.tr.HasChangedPathFilters()
 	k.reserveHistory(len(docs))
 	var err error
 	if k.shallow, err = repo.Shallow(); err != nil {
 		return nil, err
 	}
 	if k.target, err = k.header(target); err != nil {
+		return nil, err
+	}
+	if err := k.precover(docs); err != nil {
 		return nil, err
 	}
 	anchors, err := k.anchors(docs)
@@ -677,11 +682,19 @@ func (k *checker) verdict(c Citation, anchor *gitrepo.Commit) (Result, error) {
 	names := map[string]bool{c.Path: true}
 	// Only the commits of the chain that change the path can change the
 	// citation: step from one to the next (the path may change on a rename).
+	// Each path is covered before the chain's index is asked about it
+	// (chainfilters.go).
+	if err := k.cover(f.path); err != nil {
+		return res, err
+	}
 	for i := line.next(f.path, 0); i > 0 && !f.gone; i = line.next(f.path, i) {
 		if err := f.step(line.at(i-1), line.at(i)); err != nil {
 			return res, err
 		}
 		names[f.path] = true
+		if err := k.cover(f.path); err != nil {
+			return res, err
+		}
 	}
 	switch {
 	case f.gone:

@@ -1,6 +1,7 @@
 package freshness
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
@@ -24,6 +25,12 @@ type fpChain struct {
 	paths   [][]string       // paths[i]: the paths (with their directories) list[i] changed against list[i+1]
 	indexed int              // list[0..indexed-1] are in ix
 	done    bool             // the chain ends at list[len-1] (a root or shallow commit)
+
+	// With changed-path filters (chainfilters.go): the paths ix answers
+	// for, and the positions not diffed because their filters lack every
+	// one of them (paths[i] is nil there).
+	covered map[string]*gitrepo.BloomPath
+	skipped map[int]gitrepo.ChangedPathFilter
 }
 
 // Sizing for a Check of many documents. A cold stale of a vault walks
@@ -68,6 +75,9 @@ func (k *checker) fpInit() *fpChain {
 	if k.fp == nil {
 		n := max(k.sizeHint, 1)
 		fp := &fpChain{list: make([]*gitrepo.Commit, 1, n), pos: make(map[string]int, n), ix: map[string][]int{}}
+		if k.filters {
+			fp.covered, fp.skipped = map[string]*gitrepo.BloomPath{}, map[int]gitrepo.ChangedPathFilter{}
+		}
 		fp.list[0], fp.pos[k.target.Hash] = k.target, 0
 		fp.merges = make([]int, 1, n)
 		if len(k.target.Parents) > 1 {
@@ -125,6 +135,9 @@ func (k *checker) chainAnchors(cur map[int]string, out []Anchor) (bool, error) {
 	pending := map[string][]int{} // path -> pages looked for under it
 	for i, p := range cur {
 		pending[p] = append(pending[p], i)
+		if err := k.cover(p); err != nil {
+			return false, err
+		}
 	}
 	found := map[int]Anchor{}
 	left := len(cur)
@@ -180,6 +193,9 @@ func (k *checker) chainAnchors(cur map[int]string, out []Anchor) (bool, error) {
 		}
 		for p, pages := range moved {
 			pending[p] = append(pending[p], pages...)
+			if err := k.cover(p); err != nil {
+				return false, err
+			}
 		}
 	}
 	for i := range cur {
@@ -213,32 +229,53 @@ func (k *checker) indexTo(n int) error {
 	}
 	for ; fp.indexed < n && fp.indexed+1 < len(fp.list); fp.indexed++ {
 		i := fp.indexed
+		if k.skip(i) {
+			fp.paths = append(fp.paths, nil)
+			continue
+		}
 		removed, added, err := k.diff(i)
 		if err != nil {
 			return err
 		}
-		var changed []string
-		for side, list := range [][]gitrepo.Entry{removed, added} {
-			tree := fp.list[i+1].Tree // removed: the parent's entries
-			if side == 1 {
-				tree = fp.list[i].Tree // added: the commit's
-			}
-			for _, e := range list {
-				k.leaves[treePath{tree, e.Path}] = gitrepo.TreeItem{Name: baseName(e.Path), Mode: e.Mode, Hash: e.Hash}
-				// A path already indexed at i has its directories indexed too.
-				for p := e.Path; p != "." && p != ""; p = parentDir(p) {
-					l := fp.ix[p]
-					if len(l) > 0 && l[len(l)-1] == i {
-						break
-					}
-					fp.ix[p] = append(l, i)
-					changed = append(changed, p)
-				}
-			}
-		}
-		fp.paths = append(fp.paths, changed)
+		fp.paths = append(fp.paths, k.record(i, removed, added))
 	}
 	return nil
+}
+
+// record indexes what position i of the chain changed (removed: its
+// parent's entries, added: its own) and returns the changed paths with
+// their directories.
+func (k *checker) record(i int, removed, added []gitrepo.Entry) []string {
+	fp := k.fp
+	var changed []string
+	for side, list := range [][]gitrepo.Entry{removed, added} {
+		tree := fp.list[i+1].Tree // removed: the parent's entries
+		if side == 1 {
+			tree = fp.list[i].Tree // added: the commit's
+		}
+		for _, e := range list {
+			k.leaves[treePath{tree, e.Path}] = gitrepo.TreeItem{Name: baseName(e.Path), Mode: e.Mode, Hash: e.Hash}
+			// A path already indexed at i has its directories indexed too.
+			for p := e.Path; p != "." && p != ""; p = parentDir(p) {
+				l := fp.ix[p]
+				if len(l) > 0 && l[len(l)-1] == i {
+					break
+				}
+				if len(l) == 0 || l[len(l)-1] < i {
+					fp.ix[p] = append(l, i) // the chain pass: in order
+				} else {
+					// A skipped position diffed later (cover): in place.
+					at := sort.SearchInts(l, i)
+					if l[at] == i {
+						break
+					}
+					fp.ix[p] = slices.Insert(l, at, i)
+				}
+				changed = append(changed, p)
+			}
+		}
+	}
+	return changed
 }
 
 // treePath names the entry at a path of a tree.
@@ -267,6 +304,9 @@ func (k *checker) chainChanges(c *gitrepo.Commit) ([]string, bool) {
 	i, ok := fp.pos[c.Hash]
 	if !ok || i >= fp.indexed || fp.list[i+1].Hash != c.Parents[0] {
 		return nil, false
+	}
+	if _, skipped := fp.skipped[i]; skipped {
+		return nil, false // not diffed: the caller diffs for itself
 	}
 	return fp.paths[i], true
 }

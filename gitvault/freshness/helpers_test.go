@@ -142,3 +142,15 @@ func (r *repoT) openAt(dir string) *gitrepo.Repo {
 	}
 	return repo
 }
+
+// forSeeds runs fn as a subtest for seeds 1 to 6 (2 with -short): the
+// random-history tests' loop.
+func forSeeds(t *testing.T, fn func(t *testing.T, seed uint64)) {
+	seeds := 6
+	if testing.Short() {
+		seeds = 2
+	}
+	for seed := 1; seed <= seeds; seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) { fn(t, uint64(seed)) })
+	}
+}

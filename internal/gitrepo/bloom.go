@@ -226,21 +226,46 @@ func (t *TreeReader) HasChangedPathFilters() bool { return t.graph().bloomFilter
 // when the commit's changed-path filter is usable and definitely lacks
 // p; true says nothing (see ChangedFromFirstParent for the answer).
 func (t *TreeReader) MaybeChanged(commit string, p *BloomPath) bool {
+	f, ok := t.ChangedPathFilter(commit)
+	return !ok || f.MaybeChanged(p)
+}
+
+// ChangedPathFilter is one commit's usable changed-path filter, kept by a
+// walk that asks it about paths it learns of later (freshness follows a
+// cited file through its renames).
+type ChangedPathFilter struct {
+	b *bloomFilters
+	f []byte
+}
+
+// ChangedPathFilter returns the commit's filter; false when there is none
+// to use (no filters, a commit the graph does not list, a filter git
+// would not use either).
+func (t *TreeReader) ChangedPathFilter(commit string) (ChangedPathFilter, bool) {
 	b := t.graph().bloomFilters()
-	if b == nil || p == nil || p.keys == nil || len(commit) != 40 {
-		return true
+	if b == nil || len(commit) != 40 {
+		return ChangedPathFilter{}, false
 	}
 	h := plumbing.NewHash(commit)
 	pos, ok := t.graph().pos(h[:])
 	if !ok {
-		return true
+		return ChangedPathFilter{}, false
 	}
 	f, ok := b.filter(pos)
 	if !ok {
+		return ChangedPathFilter{}, false
+	}
+	return ChangedPathFilter{b, f}, true
+}
+
+// MaybeChanged is TreeReader.MaybeChanged with the filter in hand: false
+// only when the filter definitely lacks p (or a directory above it).
+func (f ChangedPathFilter) MaybeChanged(p *BloomPath) bool {
+	if f.b == nil || p == nil || p.keys == nil {
 		return true
 	}
 	for _, k := range p.keys {
-		if !b.mayContain(f, k) {
+		if !f.b.mayContain(f.f, k) {
 			return false
 		}
 	}
