@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -142,5 +143,69 @@ func TestCommitGraphGeneration(t *testing.T) {
 	}
 	if _, ok := tr.Generation(strings.Repeat("0", 40)); ok || tr.InCommitGraph(strings.Repeat("0", 40)) {
 		t.Error("a commit the graph lacks has a generation")
+	}
+}
+
+// TestCommitCountHint: the hint is the count git wrote (git rev-list
+// --all --count), the same as the verified file's; 0 without a file, for
+// a file that is not a commit-graph, and for one cut short; a changed
+// count is read as it is (a hint, not verified).
+func TestCommitCountHint(t *testing.T) {
+	sb, dir, graph := graphRepo(t)
+	repo, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := strconv.Atoi(strings.TrimSpace(sb.Git(dir, "rev-list", "--all", "--count")))
+	g := openCommitGraph(filepath.Join(dir, ".git", "objects"))
+	if got := repo.CommitCountHint(); got != want || got != g.n {
+		t.Fatalf("hint %d, git %d, verified file %d", got, want, g.n)
+	}
+	raw, err := os.ReadFile(graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(b []byte) {
+		t.Helper()
+		if err := os.Chmod(graph, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(graph, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The last fan-out count, changed in place: read as written.
+	fan := -1
+	for i := 0; i < int(raw[6]); i++ {
+		if binary.BigEndian.Uint32(raw[8+12*i:]) == cgChunkFanout {
+			fan = int(binary.BigEndian.Uint64(raw[8+12*i+4:]))
+		}
+	}
+	if fan < 0 {
+		t.Fatal("no fan-out chunk")
+	}
+	changed := append([]byte(nil), raw...)
+	binary.BigEndian.PutUint32(changed[fan+255*4:], uint32(want+1000))
+	write(changed)
+	if got := repo.CommitCountHint(); got != want+1000 {
+		t.Fatalf("changed count: hint %d, want %d", got, want+1000)
+	}
+	for name, b := range map[string][]byte{
+		"not a graph": []byte("not a commit-graph file at all"),
+		"cut short":   raw[:fan+100],
+		"header only": raw[:8],
+		"version 2":   append([]byte("CGPH\x02"), raw[5:]...),
+		"split graph": append(append([]byte(nil), raw[:7]...), append([]byte{1}, raw[8:]...)...),
+	} {
+		write(b)
+		if got := repo.CommitCountHint(); got != 0 {
+			t.Errorf("%s: hint %d, want 0", name, got)
+		}
+	}
+	if err := os.Remove(graph); err != nil {
+		t.Fatal(err)
+	}
+	if got := repo.CommitCountHint(); got != 0 {
+		t.Fatalf("no file: hint %d", got)
 	}
 }
