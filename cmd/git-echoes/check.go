@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/git-echoes/git-echoes/gitvault"
+	"github.com/git-echoes/git-echoes/internal/gctune"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
 
@@ -121,6 +122,9 @@ func checkUsageError(stderr io.Writer, msg string) int {
 }
 
 func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	// One answer, then exit: the heap a cold freshness check grows to
+	// may be populated ahead (gctune.PrefaultHeap).
+	gctune.AllowPrefault()
 	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	staged := fs.Bool("staged", false, "")

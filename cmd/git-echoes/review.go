@@ -117,6 +117,9 @@ func reviewFail(stderr io.Writer, err error) int {
 }
 
 func runDiff(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	// One answer, then exit: the heap a cold freshness check grows to
+	// may be populated ahead (gctune.PrefaultHeap).
+	gctune.AllowPrefault()
 	fs := pflag.NewFlagSet("diff", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	worktree := fs.Bool("worktree", false, "")

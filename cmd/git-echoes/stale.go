@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-echoes/git-echoes/gitvault"
 	"github.com/git-echoes/git-echoes/gitvault/freshness"
+	"github.com/git-echoes/git-echoes/internal/gctune"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 	"github.com/git-echoes/git-echoes/internal/pyjson"
 )
@@ -97,6 +98,9 @@ func staleFail(stderr io.Writer, msg string) int {
 }
 
 func runStale(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	// One answer, then exit: the heap a cold freshness check grows to
+	// may be populated ahead (gctune.PrefaultHeap).
+	gctune.AllowPrefault()
 	fs := pflag.NewFlagSet("stale", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	rev := fs.String("rev", "", "")

@@ -173,6 +173,9 @@ func checkCachedKeys(repo *gitrepo.Repo, tr *gitrepo.TreeReader, target string, 
 			}
 		}
 	}
+	// As early as the misses are known: the heap is populated while the
+	// pages are read and the checker set up.
+	prefaultFor(repo, len(miss))
 	if err = readTexts(tr, miss); err != nil {
 		return nil, nil, err
 	}

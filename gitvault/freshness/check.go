@@ -155,6 +155,9 @@ func Check(repo *gitrepo.Repo, target string, docs []Doc) ([]Report, error) {
 	defer k.close()
 	k.manyDocs = reportWorkers(len(docs)) >= 2
 	k.filters = chainFilters && !k.manyDocs && k.tr.HasChangedPathFilters()
+	// Before anything is allocated for the walk (reserveHistory's maps
+	// are its first few megabytes); CheckCached asked already, earlier.
+	prefaultFor(repo, len(docs))
 	k.reserveHistory(len(docs))
 	var err error
 	if k.shallow, err = repo.Shallow(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/git-echoes/git-echoes/internal/gctune"
 	"github.com/git-echoes/git-echoes/internal/gitrepo"
 )
 
@@ -54,6 +55,34 @@ func (k *checker) reserveHistory(docs int) {
 	if k.sizeHint = min(k.tr.GraphCommits(), maxReserveHint); k.sizeHint > 0 {
 		k.tr.ReserveCommits(k.sizeHint)
 		k.leaves = make(map[treePath]gitrepo.TreeItem, 2*k.sizeHint)
+	}
+}
+
+// heapEstimate is about the heap a Check of docs documents grows to over
+// a history of commits commits (the commit-graph's count; 0 when there is
+// none), for gctune.PrefaultHeap. Peak anonymous memory of a cold stale
+// --rev main on issue 18's benchmark shape, scaled: 14 MB at 1,000
+// commits and 100 pages, 22 MB at 2,000 and 200, 55 MB at 5,000 and 500,
+// 97 MB at 10,000 and 1,000 (the delta caches fill, the chain's index
+// grows with the commits, the reports with the pages).
+func heapEstimate(commits, docs int) int {
+	// 8 KiB a commit and 16 KiB a page: 96 MB for the benchmark, 48 MB
+	// at half its size, under gctune's 32 MB minimum below 3,000 commits.
+	return int(min(int64(commits)<<13+int64(docs)<<14, 1<<30)) // no overflow where int is 32 bits
+}
+
+// prefaultHeap is gctune.PrefaultHeap, a variable for the tests.
+var prefaultHeap = gctune.PrefaultHeap
+
+// prefaultFor asks gctune to populate, in the background, the heap a
+// Check of n documents is about to grow to, when it is a Check of many
+// (the chain is then diffed ahead and the verdicts spread over workers):
+// the first call in a process that allows it does the work, the others
+// nothing. The commit count is the commit-graph's unverified hint (about
+// 1 KB read), so that the caller can ask before it reads the pages.
+func prefaultFor(repo *gitrepo.Repo, n int) {
+	if reportWorkers(n) >= 2 {
+		prefaultHeap(heapEstimate(min(repo.CommitCountHint(), maxReserveHint), n))
 	}
 }
 

@@ -166,3 +166,44 @@ func pagesHistory(t *testing.T, seed uint64) (*repoT, []string) {
 	}
 	return r.repoT, pages
 }
+
+// TestCheckPrefaultsForManyDocs: a Check of many documents, whose walk
+// grows the heap with the history, asks gctune to populate the heap it
+// will grow to (heapEstimate of the commit-graph's commits and its
+// documents), before the walk; a Check of a few does not ask.
+func TestCheckPrefaultsForManyDocs(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	var asked []int
+	defer func(f func(int)) { prefaultHeap = f }(prefaultHeap)
+	prefaultHeap = func(n int) { asked = append(asked, n) }
+	r, pages := pagesHistory(t, 1)
+	r.git("commit-graph", "write", "--reachable")
+	head := r.git("rev-parse", "HEAD")
+	var docs []Doc
+	for _, p := range pages {
+		if text, err := r.s.Run(r.dir, nil, nil, "show", head+":"+p); err == nil {
+			docs = append(docs, Doc{Path: p, Text: text})
+		}
+	}
+	repo := r.openAt(r.dir)
+	tr := repo.NewTreeReader()
+	commits := tr.GraphCommits()
+	tr.Close()
+	if commits == 0 {
+		t.Fatal("no commit-graph")
+	}
+	if _, err := Check(repo, head, docs[:3]); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 0 {
+		t.Fatalf("a Check of 3 documents asked to prefault %v", asked)
+	}
+	if _, err := Check(repo, head, docs); err != nil {
+		t.Fatal(err)
+	}
+	if want := heapEstimate(commits, len(docs)); len(asked) != 1 || asked[0] != want {
+		t.Fatalf("a Check of %d documents over %d commits asked %v, want [%d]", len(docs), commits, asked, want)
+	}
+}
