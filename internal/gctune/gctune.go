@@ -1,4 +1,7 @@
-// Package gctune sets the garbage collector for a short command whose
+// Package gctune sets the memory of a short command: the garbage
+// collector's setting (ShortLived, below) and, for a walk about to grow
+// the heap, its pages populated ahead (PrefaultHeap, prefault.go). The
+// collector's part is for a command whose
 // heap is usually small but may grow with the repository (issue 19,
 // "History at git's speed"): git echoes log --follow on go-git's history
 // lives for tens of milliseconds, keeps 2-4 MB, and at the default
