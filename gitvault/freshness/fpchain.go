@@ -71,8 +71,11 @@ func heapEstimate(commits, docs int) int {
 	return int(min(int64(commits)<<13+int64(docs)<<14, 1<<30)) // no overflow where int is 32 bits
 }
 
-// prefaultHeap is gctune.PrefaultHeap, a variable for the tests.
-var prefaultHeap = gctune.PrefaultHeap
+// prefaultHeap and prefaultWanted are gctune's, variables for the tests.
+var (
+	prefaultHeap   = gctune.PrefaultHeap
+	prefaultWanted = gctune.PrefaultWanted
+)
 
 // prefaultFor asks gctune to populate, in the background, the heap a
 // Check of n documents is about to grow to, when it is a Check of many
@@ -81,7 +84,7 @@ var prefaultHeap = gctune.PrefaultHeap
 // nothing. The commit count is the commit-graph's unverified hint (about
 // 1 KB read), so that the caller can ask before it reads the pages.
 func prefaultFor(repo *gitrepo.Repo, n int) {
-	if reportWorkers(n) >= 2 {
+	if reportWorkers(n) >= 2 && prefaultWanted() {
 		prefaultHeap(heapEstimate(min(repo.CommitCountHint(), maxReserveHint), n))
 	}
 }

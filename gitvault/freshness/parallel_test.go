@@ -176,8 +176,9 @@ func TestCheckPrefaultsForManyDocs(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	}
 	var asked []int
-	defer func(f func(int)) { prefaultHeap = f }(prefaultHeap)
+	defer func(f func(int), w func() bool) { prefaultHeap, prefaultWanted = f, w }(prefaultHeap, prefaultWanted)
 	prefaultHeap = func(n int) { asked = append(asked, n) }
+	prefaultWanted = func() bool { return true }
 	r, pages := pagesHistory(t, 1)
 	r.git("commit-graph", "write", "--reachable")
 	head := r.git("rev-parse", "HEAD")

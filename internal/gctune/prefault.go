@@ -15,8 +15,8 @@ import (
 // A cold git echoes stale over 1,000 pages and 10,000 commits grows the
 // Go heap to about 90 MB, and the kernel maps each 4 KiB page of it on
 // first touch: 23,500 page faults. On the virtual machines this is
-// measured on a fault costs about 12 µs (scripts/bench.sh's floor; a C
-// loop touching fresh pages), so the faults alone were a quarter of the
+// measured on a fault costs about 12 µs (a C loop touching fresh pages
+// measures the same), so the faults alone were a quarter of the
 // command's CPU. Touched through madvise(MADV_POPULATE_WRITE), the same
 // pages cost under 1 µs each, and in transparent huge pages (madvise mode,
 // the usual default) 2 MiB at a time, 100 MB in 6 ms; the huge pages also
@@ -46,13 +46,21 @@ const (
 var (
 	prefaultAllowed atomic.Bool
 	prefaultOnce    sync.Once
-	// prefaulted is what PrefaultHeap populated, for the tests.
-	prefaulted atomic.Int64
+	prefaultStarted atomic.Bool
+	// prefaulted is what PrefaultHeap populated, and prefaultRunning
+	// its goroutine, for the tests.
+	prefaulted      atomic.Int64
+	prefaultRunning sync.WaitGroup
 )
 
 // AllowPrefault lets PrefaultHeap work in this process: a command that
 // exits when its answer is printed calls it first.
 func AllowPrefault() { prefaultAllowed.Store(true) }
+
+// PrefaultWanted reports whether PrefaultHeap would still do anything in
+// this process (it was allowed and has not run), so that a caller can
+// skip estimating a size that would be thrown away.
+func PrefaultWanted() bool { return prefaultAllowed.Load() && !prefaultStarted.Load() }
 
 // PrefaultHeap populates about n bytes of heap in the background for the
 // allocations the caller is about to make (see above). It does nothing
@@ -67,7 +75,12 @@ func PrefaultHeap(n int) {
 		return
 	}
 	prefaultOnce.Do(func() {
-		go prefaultNow(min(n, maxPrefault))
+		prefaultStarted.Store(true)
+		prefaultRunning.Add(1)
+		go func() {
+			defer prefaultRunning.Done()
+			prefaultNow(min(n, maxPrefault))
+		}()
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 func resetPrefault() {
 	prefaultAllowed.Store(false)
 	prefaultOnce = sync.Once{}
+	prefaultStarted.Store(false)
 	prefaulted.Store(0)
 }
 
@@ -21,10 +22,13 @@ func TestPrefaultHeapOptIn(t *testing.T) {
 	defer resetPrefault()
 	PrefaultHeap(64 << 20)
 	runtime.GC() // a goroutine started by mistake would have run by now
-	if n := prefaulted.Load(); n != 0 {
-		t.Fatalf("not allowed: %d bytes populated", n)
+	if n := prefaulted.Load(); n != 0 || PrefaultWanted() {
+		t.Fatalf("not allowed: %d bytes populated, wanted %v", n, PrefaultWanted())
 	}
 	AllowPrefault()
+	if !PrefaultWanted() {
+		t.Fatal("allowed, not run: not wanted")
+	}
 	PrefaultHeap(minPrefault - 1)
 	runtime.GC()
 	if n := prefaulted.Load(); n != 0 {
@@ -35,6 +39,21 @@ func TestPrefaultHeapOptIn(t *testing.T) {
 	prefaultOnce.Do(func() { ran = true })
 	if !ran {
 		t.Fatal("a refused call used up the process's one prefault")
+	}
+	// Once it has run, nothing more is wanted and a call does nothing.
+	resetPrefault()
+	AllowPrefault()
+	PrefaultHeap(minPrefault)
+	if PrefaultWanted() {
+		t.Fatal("still wanted after the prefault started")
+	}
+	prefaultRunning.Wait()
+	want := int64(minPrefault)
+	if populate(make([]byte, 1<<20), false) != nil { // a large object: page-aligned
+		want = 0 // nothing can be populated here (TestPrefaultNow)
+	}
+	if got := prefaulted.Load(); got != want {
+		t.Fatalf("the process's prefault populated %d bytes, want %d", got, want)
 	}
 }
 
