@@ -653,7 +653,7 @@ func isFile(m filemode.FileMode) bool {
 // verdict follows one citation from the anchor commit to the target.
 func (k *checker) verdict(c Citation, anchor *gitrepo.Commit) (Result, error) {
 	res := Result{Citation: c, Verdict: Fresh}
-	ea, ok, err := k.tr.Entry(anchor.Tree, c.Path)
+	ea, ok, err := k.anchorEntry(anchor, c.Path)
 	if err != nil {
 		return res, err
 	}
@@ -763,6 +763,20 @@ type targetItem struct {
 	ok bool
 }
 
+// anchorEntry is the entry at p in the anchor's tree, from the chain's
+// index when the anchor is on the chain and the index can tell
+// (chainEntry).
+func (k *checker) anchorEntry(anchor *gitrepo.Commit, p string) (gitrepo.TreeItem, bool, error) {
+	if k.fp != nil {
+		if i, on := k.fp.pos[anchor.Hash]; on {
+			if it, ok := k.chainEntry(i, p); ok {
+				return it, true, nil
+			}
+		}
+	}
+	return k.tr.Entry(anchor.Tree, p)
+}
+
 // targetEntry is entry in the target's tree, remembered by path: each
 // citation looks its path up there once or twice, and a path is often
 // cited by more than one page. Those lookups walked the trees from the
@@ -772,9 +786,12 @@ func (k *checker) targetEntry(p string) (gitrepo.TreeItem, bool, error) {
 	if e, ok := k.atTarget[p]; ok {
 		return e.it, e.ok, nil
 	}
-	it, ok, err := k.entry(k.target.Tree, p)
-	if err != nil {
-		return it, ok, err
+	it, ok := k.chainEntry(0, p)
+	if !ok {
+		var err error
+		if it, ok, err = k.entry(k.target.Tree, p); err != nil {
+			return it, ok, err
+		}
 	}
 	if k.atTarget == nil {
 		k.atTarget = map[string]targetItem{}
