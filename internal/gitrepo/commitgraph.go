@@ -6,9 +6,11 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -47,15 +49,67 @@ const (
 
 // openCommitGraph reads objects/info/commit-graph, or returns nil.
 func openCommitGraph(objectsDir string) *commitGraph {
-	data, err := os.ReadFile(filepath.Join(objectsDir, "info", "commit-graph"))
+	g, _ := readCommitGraph(filepath.Join(objectsDir, "info", "commit-graph"))
+	return g
+}
+
+// readCommitGraph reads and parses the file at path, and returns what it
+// read with the file's information, from the descriptor it was read
+// through: the two are of one file even when git replaces the file
+// meanwhile. A nil graph (no file, or one not used) comes with the
+// information of the file that was read, nil when none was.
+func readCommitGraph(path string) (*commitGraph, os.FileInfo) {
+	f, err := os.Open(path)
 	if err != nil {
-		return nil
+		return nil, nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(f, fi.Size()+1))
+	if err != nil || int64(len(data)) != fi.Size() {
+		return nil, nil // changed under us: not remembered, read again next time
 	}
 	g, err := parseCommitGraph(data)
 	if err != nil {
+		return nil, fi
+	}
+	return g, fi
+}
+
+// sharedGraph is a repository's commit-graph, parsed once and shared by
+// its readers (read only: a parsed graph is never written to). Each
+// reader of a cold stale read the 600 KB file and checked its SHA-1 for
+// itself, six times a run (issue 18, cold). Git writes the file to a
+// lock file and renames it over the old one, so a file that is still the
+// one read (the same file, size and modification time) has the same
+// content; anything else is read again, so that a long-lived process
+// (the MCP server) sees a graph git rewrote.
+type sharedGraph struct {
+	mu sync.Mutex
+	fi os.FileInfo // of the file g was read from; nil before a read
+	g  *commitGraph
+}
+
+// commitGraph returns the repository's parsed commit-graph, or nil, at
+// the cost of a stat when the file has not changed since it was read.
+func (r *Repo) commitGraph() *commitGraph {
+	path := filepath.Join(r.commonDir, "objects", "info", "commit-graph")
+	s := &r.graph
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now, err := os.Stat(path)
+	if err != nil {
+		s.fi, s.g = nil, nil
 		return nil
 	}
-	return g
+	if s.fi != nil && os.SameFile(s.fi, now) && s.fi.Size() == now.Size() && s.fi.ModTime().Equal(now.ModTime()) {
+		return s.g
+	}
+	s.g, s.fi = readCommitGraph(path)
+	return s.g
 }
 
 // parseCommitGraph validates a commit-graph file and indexes its chunks.

@@ -209,3 +209,66 @@ func TestCommitCountHint(t *testing.T) {
 		t.Fatalf("no file: hint %d", got)
 	}
 }
+
+// TestSharedCommitGraph: the readers of one Repo share one parsed
+// commit-graph, and a reader made after git rewrote or removed the file
+// reads what is there now (a long-lived process sees the new graph).
+func TestSharedCommitGraph(t *testing.T) {
+	sb, dir, graph := graphRepo(t)
+	repo, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := repo.NewTreeReader(), repo.NewTreeReader()
+	defer a.Close()
+	defer b.Close()
+	if a.graph() == nil || a.graph() != b.graph() {
+		t.Fatalf("two readers: graphs %p and %p, want one shared", a.graph(), b.graph())
+	}
+	before := a.GraphCommits()
+
+	// A new commit and a rewritten graph (git renames a new file over
+	// the old one).
+	if err := os.WriteFile(filepath.Join(dir, "late"), []byte("late\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sb.Git(dir, "add", "-A")
+	sb.Git(dir, "commit", "-q", "-m", "late")
+	sb.Git(dir, "commit-graph", "write", "--reachable")
+	head := strings.TrimSpace(sb.Git(dir, "rev-parse", "HEAD"))
+	c := repo.NewTreeReader()
+	defer c.Close()
+	if got := c.GraphCommits(); got != before+1 {
+		t.Fatalf("after git rewrote the graph: %d commits, want %d", got, before+1)
+	}
+	if !c.InCommitGraph(head) {
+		t.Fatal("the rewritten graph does not list the new commit")
+	}
+	if c.graph() == a.graph() {
+		t.Fatal("the old parse was kept for the rewritten file")
+	}
+	if a.GraphCommits() != before {
+		t.Fatal("a reader's graph changed under it")
+	}
+
+	// Damaged in place is read again too (a new size).
+	if err := os.Chmod(graph, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(graph, []byte("not a commit-graph"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := repo.NewTreeReader()
+	defer d.Close()
+	if d.graph() != nil {
+		t.Fatal("a damaged file was used")
+	}
+	if err := os.Remove(graph); err != nil {
+		t.Fatal(err)
+	}
+	e := repo.NewTreeReader()
+	defer e.Close()
+	if e.graph() != nil || e.HasCommitGraph() {
+		t.Fatal("a removed file was used")
+	}
+}

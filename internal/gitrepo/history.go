@@ -315,7 +315,7 @@ func (t *TreeReader) SetCacheBytes(trees, objects int) {
 // checksum of a file that lists every commit (issue 18, warm).
 func (t *TreeReader) graph() *commitGraph {
 	if !t.cgRead {
-		t.cg, t.cgRead = openCommitGraph(t.objects), true
+		t.cg, t.cgRead = t.r.commitGraph(), true
 	}
 	return t.cg
 }

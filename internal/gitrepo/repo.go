@@ -50,6 +50,8 @@ type Repo struct {
 
 	gitMu sync.Mutex // go-git's object storage is not safe for concurrent use
 	st    *filesystem.Storage
+
+	graph sharedGraph // the commit-graph, parsed once for every reader (commitgraph.go)
 }
 
 // Top returns the realpath of the work tree's top level.
