@@ -47,12 +47,6 @@ const (
 	cgRecordSize   = 20 + 4 + 4 + 8
 )
 
-// openCommitGraph reads objects/info/commit-graph, or returns nil.
-func openCommitGraph(objectsDir string) *commitGraph {
-	g, _ := readCommitGraph(filepath.Join(objectsDir, "info", "commit-graph"))
-	return g
-}
-
 // readCommitGraph reads and parses the file at path, and returns what it
 // read with the file's information, from the descriptor it was read
 // through: the two are of one file even when git replaces the file

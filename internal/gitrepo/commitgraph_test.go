@@ -15,6 +15,13 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
+// openCommitGraph reads objects/info/commit-graph without a Repo's
+// shared parse (Repo.commitGraph), or returns nil.
+func openCommitGraph(objectsDir string) *commitGraph {
+	g, _ := readCommitGraph(filepath.Join(objectsDir, "info", "commit-graph"))
+	return g
+}
+
 // graphRepo builds a history with branches, a two-parent merge and an
 // octopus merge (the EDGE chunk), and writes its commit-graph.
 func graphRepo(t *testing.T) (*gitrepotest.Sandbox, string, string) {
