@@ -69,9 +69,12 @@ export WINEPATH="$(printf 'Z:%s' "$bin" | tr / '\\')"
 # script test started; and "fork/exec ...\git.exe: Internal error.", Wine's
 # CreateProcess answering ERROR_INTERNAL_ERROR for the git bridge). That is
 # Wine's, not the code's: a run that failed and printed one of those
-# messages is run once more, only for the tests that failed (the whole
-# binary when it died before any test reported), and that result is the
-# answer. Any other failure is reported as it is.
+# messages is run again, only for the tests that failed (the whole binary
+# when it died before any test reported). A failed test is tried up to
+# three more times, Wine's server restarted before each (a retry right
+# after the failure once hit the same error: the server was still in the
+# state that caused it); the first answer that is not Wine's failure is
+# the answer. Any other failure is reported as it is.
 wine_flake='DLL initialization failed|fork/exec [^ ]*: Internal error'
 log=$(mktemp)
 trap 'kill $server 2>/dev/null; rm -rf "$spool" "$log"' EXIT
@@ -97,9 +100,22 @@ if [ ${#patterns[@]} -eq 0 ]; then
   echo "run-test.sh: Wine failed (above) before any test reported; running $(basename "$exe") once more" >&2
   exec "$wine" "$exe" "$@"
 fi
+# restart_wine ends Wine's server and every Wine process of the prefix
+# (none of ours is running between two tries), so the next try starts a
+# fresh one.
+restart_wine() {
+  "$(dirname "$wine")/wineserver" -k 2>/dev/null || wineserver -k 2>/dev/null || true
+  sleep 2
+}
 rc=0
 for pat in "${patterns[@]}"; do
-  echo "run-test.sh: Wine failed to start a process or a DLL (above); running -test.run '$pat' once more" >&2
-  "$wine" "$exe" "$@" -test.run "$pat" || rc=$?
+  for try in 1 2 3; do
+    restart_wine
+    echo "run-test.sh: Wine failed to start a process or a DLL (above); running -test.run '$pat' again (try $try of 3)" >&2
+    trc=0
+    "$wine" "$exe" "$@" -test.run "$pat" 2>&1 | tee "$log" || trc=$?
+    [ "$trc" -ne 0 ] && grep -Eq "$wine_flake" "$log" || break
+  done
+  [ "$trc" -eq 0 ] || rc=$trc
 done
 exit "$rc"
