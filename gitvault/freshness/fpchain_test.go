@@ -12,36 +12,7 @@ import (
 // lookups and changedPaths give, through edits, deletions, a rename, a
 // file that becomes a directory and back, and an executable bit.
 func TestChainPassAgreesWithTrees(t *testing.T) {
-	r := newRepo(t)
-	r.write("a/x.go", lines(5, "x"))
-	r.write("a/y.go", lines(5, "y"))
-	r.write("b", "file\n")
-	r.commit("root")
-	r.write("a/x.go", lines(6, "x"))
-	r.commit("edit")
-	r.git("rm", "-q", "a/y.go")
-	r.write("c/y.go", lines(5, "y"))
-	r.commit("rename")
-	r.git("rm", "-q", "b")
-	r.write("b/inner.go", "dir now\n")
-	r.commit("file to directory")
-	r.git("update-index", "--chmod=+x", "a/x.go")
-	r.commit("mode")
-	r.git("rm", "-q", "-r", "b")
-	r.write("b", "file again\n")
-	r.write("a/x.go", lines(2, "x"))
-	r.commit("directory to file")
-
-	repo := r.open()
-	k := newChecker(repo)
-	defer k.tr.Close()
-	var err error
-	if k.target, err = k.header(r.git("rev-parse", "HEAD")); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := k.fpPos("0000000000000000000000000000000000000000"); err != nil {
-		t.Fatal(err)
-	}
+	k := chainHistory(t)
 	if err := k.indexTo(len(k.fp.list)); err != nil {
 		t.Fatal(err)
 	}
@@ -83,37 +54,7 @@ func TestChainPassAgreesWithTrees(t *testing.T) {
 // are left to the tree, and nothing is answered past what is indexed or
 // while a position is skipped (changed-path filters).
 func TestChainEntryAgreesWithTrees(t *testing.T) {
-	r := newRepo(t)
-	r.write("a/x.go", lines(5, "x"))
-	r.write("a/y.go", lines(5, "y"))
-	r.write("b", "file\n")
-	r.write("keep.go", "never changed\n")
-	r.commit("root")
-	r.write("a/x.go", lines(6, "x"))
-	r.commit("edit")
-	r.git("rm", "-q", "a/y.go")
-	r.write("c/y.go", lines(5, "y"))
-	r.commit("rename")
-	r.git("rm", "-q", "b")
-	r.write("b/inner.go", "dir now\n")
-	r.commit("file to directory")
-	r.git("update-index", "--chmod=+x", "a/x.go")
-	r.commit("mode")
-	r.git("rm", "-q", "-r", "b")
-	r.write("b", "file again\n")
-	r.write("a/x.go", lines(2, "x"))
-	r.commit("directory to file")
-
-	repo := r.open()
-	k := newChecker(repo)
-	defer k.tr.Close()
-	var err error
-	if k.target, err = k.header(r.git("rev-parse", "HEAD")); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := k.fpPos("0000000000000000000000000000000000000000"); err != nil {
-		t.Fatal(err)
-	}
+	k := chainHistory(t)
 	if err := k.indexTo(3); err != nil {
 		t.Fatal(err)
 	}
@@ -157,4 +98,44 @@ func TestChainEntryAgreesWithTrees(t *testing.T) {
 	if _, ok := k.chainEntry(0, "a/x.go"); ok {
 		t.Error("answered while a position is skipped")
 	}
+}
+
+// chainHistory builds the history both chain tests read (edits,
+// deletions, a rename, a file that becomes a directory and back, an
+// executable bit, a file never changed after the root) and returns a
+// checker whose first-parent chain from HEAD is walked, not yet diffed.
+func chainHistory(t *testing.T) *checker {
+	t.Helper()
+	r := newRepo(t)
+	r.write("a/x.go", lines(5, "x"))
+	r.write("a/y.go", lines(5, "y"))
+	r.write("b", "file\n")
+	r.write("keep.go", "never changed\n")
+	r.commit("root")
+	r.write("a/x.go", lines(6, "x"))
+	r.commit("edit")
+	r.git("rm", "-q", "a/y.go")
+	r.write("c/y.go", lines(5, "y"))
+	r.commit("rename")
+	r.git("rm", "-q", "b")
+	r.write("b/inner.go", "dir now\n")
+	r.commit("file to directory")
+	r.git("update-index", "--chmod=+x", "a/x.go")
+	r.commit("mode")
+	r.git("rm", "-q", "-r", "b")
+	r.write("b", "file again\n")
+	r.write("a/x.go", lines(2, "x"))
+	r.commit("directory to file")
+
+	repo := r.open()
+	k := newChecker(repo)
+	t.Cleanup(func() { k.tr.Close() })
+	var err error
+	if k.target, err = k.header(r.git("rev-parse", "HEAD")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := k.fpPos("0000000000000000000000000000000000000000"); err != nil {
+		t.Fatal(err)
+	}
+	return k
 }
