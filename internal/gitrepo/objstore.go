@@ -318,12 +318,14 @@ func checkIdx(idx []byte) (int, error) {
 		}
 		prev = v
 	}
-	n := int(prev)
+	// In 64 bits: where int has 32, a count past 2^31 would be negative
+	// and the size it needs would wrap.
+	n := int64(prev)
 	need := 8 + 256*4 + n*(20+4+4) + 2*20
-	if n > 1<<31 || len(idx) < need || (len(idx)-need)%8 != 0 {
+	if n > 1<<31 || int64(len(idx)) < need || (int64(len(idx))-need)%8 != 0 {
 		return 0, errors.New("pack index: truncated")
 	}
-	return n, nil
+	return int(n), nil
 }
 
 // find returns the pack offset of an object, or false.

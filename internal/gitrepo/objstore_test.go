@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -412,4 +413,37 @@ func headerEnd(data []byte) int {
 		line += nl + 1
 	}
 	return len(data)
+}
+
+// TestCheckIdxCounts: the index's object count (the last fan-out entry)
+// against its length, at the edges of what 32 and 64 bits hold. A count
+// past 2^31 or an index shorter than its count needs is refused, never
+// wrapped into a small or negative size.
+func TestCheckIdxCounts(t *testing.T) {
+	idx := func(count uint32, entries int) []byte {
+		b := []byte("\377tOc\x00\x00\x00\x02")
+		for i := 0; i < 256; i++ {
+			b = binary.BigEndian.AppendUint32(b, count)
+		}
+		return append(b, make([]byte, entries*28+40)...)
+	}
+	for _, c := range []struct {
+		name    string
+		b       []byte
+		want    int
+		wantErr bool
+	}{
+		{"empty", idx(0, 0), 0, false},
+		{"two objects", idx(2, 2), 2, false},
+		{"one short", idx(2, 1), 0, true},
+		{"2^31 claimed", idx(1<<31, 1), 0, true},
+		{"2^31+1 claimed", idx(1<<31+1, 1), 0, true},
+		{"2^32-1 claimed", idx(1<<32-1, 1), 0, true},
+		{"stray bytes", append(idx(2, 2), 1, 2, 3), 0, true},
+	} {
+		n, err := checkIdx(c.b)
+		if (err != nil) != c.wantErr || (err == nil && n != c.want) {
+			t.Errorf("%s: got %d, %v; want %d, error %v", c.name, n, err, c.want, c.wantErr)
+		}
+	}
 }
