@@ -1,6 +1,8 @@
 package merge
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -30,7 +32,17 @@ func gitDiffScript(t *testing.T, dir string, env []string, a, b string) []change
 		"--diff-algorithm=myers", "--no-color", "--no-ext-diff", "a", "b")
 	cmd.Dir = dir
 	cmd.Env = env
-	out, _ := cmd.Output() // exit 1 means "differences"
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	// Exit 1 means "differences", 0 none; anything else is a git that did
+	// not answer (under Wine, a bridge that failed to start): the referee
+	// is then unknown, and an empty script must not pass for its answer.
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	differs := errors.As(err, &ee) && ee.ExitCode() == 1
+	if err != nil && !differs {
+		t.Fatalf("git diff --no-index: %v\n%s", err, stderr.Bytes())
+	}
 	var script []change
 	for _, m := range hunkHeaderRe.FindAllStringSubmatch(string(out), -1) {
 		num := func(s string, def int) int {
@@ -52,6 +64,9 @@ func gitDiffScript(t *testing.T, dir string, env []string, a, b string) []change
 			c.i2--
 		}
 		script = append(script, c)
+	}
+	if differs != (len(script) > 0) {
+		t.Fatalf("git diff --no-index exited %v but printed %d hunks:\n%s", err, len(script), out)
 	}
 	return script
 }
