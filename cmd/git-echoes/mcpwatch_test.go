@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -186,7 +187,7 @@ func countMemories(text string) int {
 func startWatchedMCP(t *testing.T, e *mcpEnv, stderr *syncBuffer, args ...string) *mcp.ClientSession {
 	t.Helper()
 	cmd := exec.Command(mcpBinary(t), append([]string{"mcp", "--verbose"}, args...)...)
-	cmd.Dir, cmd.Env, cmd.Stderr = e.repo, e.vars, stderr
+	cmd.Dir, cmd.Env, cmd.Stderr = e.repo, append(e.vars, "GOTRACEBACK=all"), stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "git-echoes-test", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -195,7 +196,76 @@ func startWatchedMCP(t *testing.T, e *mcpEnv, stderr *syncBuffer, args ...string
 		t.Fatalf("connect: %v", err)
 	}
 	t.Cleanup(func() { s.Close() })
+	// Runs before the Close above (cleanups run last first): a server
+	// that stopped answering is asked for its goroutines while it still
+	// runs, so that a hang seen once in CI says where it hung.
+	t.Cleanup(func() {
+		if t.Failed() {
+			dumpServer(t, cmd, stderr)
+		}
+	})
 	return s
+}
+
+// dumpServer asks a server that is still running for its goroutines
+// (SIGQUIT: the Go runtime prints every goroutine's stack to stderr and
+// exits) and logs the tail of its stderr. Windows has no SIGQUIT: the log
+// is given as it is.
+func dumpServer(t *testing.T, cmd *exec.Cmd, stderr *syncBuffer) {
+	t.Helper()
+	if cmd.Process != nil && cmd.ProcessState == nil && runtime.GOOS != "windows" {
+		// Whether it spins or sleeps: its CPU time over one second, and
+		// each thread's state (Linux).
+		t.Logf("the server's threads: %s", procThreads(cmd.Process.Pid))
+		time.Sleep(time.Second)
+		t.Logf("a second later: %s", procThreads(cmd.Process.Pid))
+		if err := cmd.Process.Signal(syscall.SIGQUIT); err == nil {
+			// The dump is written at once; wait until it stops growing.
+			last, still := -1, 0
+			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && still < 5; time.Sleep(100 * time.Millisecond) {
+				n := len(stderr.String())
+				if n == last && strings.Contains(stderr.String(), "goroutine ") {
+					still++
+				} else {
+					still = 0
+				}
+				last = n
+			}
+		}
+	}
+	log := stderr.String()
+	if len(log) > 64<<10 {
+		log = "...\n" + log[len(log)-64<<10:]
+	}
+	t.Logf("the server's stderr:\n%s", log)
+}
+
+// procThreads reads each thread's state and CPU ticks from /proc ("" where
+// there is no /proc).
+func procThreads(pid int) string {
+	dir := fmt.Sprintf("/proc/%d/task", pid)
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var out []string
+	for _, task := range tasks {
+		data, err := os.ReadFile(filepath.Join(dir, task.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// After the command's closing parenthesis: state is field 3,
+		// utime and stime fields 14 and 15.
+		rest := string(data)
+		if i := strings.LastIndexByte(rest, ')'); i >= 0 {
+			rest = rest[i+1:]
+		}
+		f := strings.Fields(rest)
+		if len(f) > 12 {
+			out = append(out, fmt.Sprintf("%s:%s/%s+%s", task.Name(), f[0], f[11], f[12]))
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 type syncBuffer struct {
@@ -230,6 +300,15 @@ func TestMCPWatchStress(t *testing.T) {
 	if err := os.WriteFile(page, []byte("---\ntype: note\nstack: [go]\nstatus: active\nsummary: Stress page.\n---\n\n# Stress\n\npgen-000000;\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The writer is stopped after the server was asked for its goroutines
+	// on a failure (cleanups run last first), so that a server held up
+	// while the writer writes is seen as it was.
+	var stopWriter func()
+	t.Cleanup(func() {
+		if stopWriter != nil {
+			stopWriter()
+		}
+	})
 	var stderr syncBuffer
 	s := startWatchedMCP(t, e, &stderr)
 	ok(t, s, "echoes_search", map[string]any{"query": "pgen-"}) // started and watching
@@ -248,7 +327,7 @@ func TestMCPWatchStress(t *testing.T) {
 		t.Fatal(err)
 	}
 	stopped := false
-	stopWriter := func() {
+	stopWriter = func() {
 		if !stopped {
 			stopped = true
 			stdin.Close()
@@ -257,7 +336,6 @@ func TestMCPWatchStress(t *testing.T) {
 			}
 		}
 	}
-	defer stopWriter()
 
 	probe := filepath.Join(e.repo, "EchoesVault", "pages", "probe.md")
 	for round := range rounds {
